@@ -1,0 +1,126 @@
+//! The command line (SPEC 8), as clap derive structs: raw arguments only.
+//! Turning them into cases and settings, and every check on their values,
+//! happens in [`crate::app`] and the systems, so a flag is validated exactly
+//! like the scenario key of the same name.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "oddsmith",
+    version,
+    about = "Exact and Monte Carlo odds for Cortex Plus pools, Storytelling d10 pools and the advantage die",
+    after_help = "Examples:\n  oddsmith cortex \"d10 2d8 d6\" --vs 2d6\n  oddsmith run scenarios/doom-ladder.toml"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run every case of a scenario file and write its report folder.
+    Run(RunArgs),
+    /// One Cortex Plus roll: a pool alone, against a pool, or against a difficulty.
+    Cortex(CortexArgs),
+}
+
+/// How to compute a case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum MethodArg {
+    /// Exact where it takes about a second or less, Monte Carlo otherwise.
+    #[default]
+    Auto,
+    /// Exact only; refuses cases too large for the exact engine.
+    Exact,
+    /// Monte Carlo only.
+    Mc,
+    /// Both, with each Monte Carlo metric's distance from exact in standard errors.
+    Both,
+}
+
+/// What stdout carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum FormatArg {
+    /// An aligned table for people.
+    #[default]
+    Table,
+    /// The summary table as CSV.
+    Csv,
+    /// One JSON object.
+    Json,
+}
+
+/// Flags every evaluating command takes.
+#[derive(Debug, Clone, Args, Default)]
+pub struct CommonArgs {
+    /// Monte Carlo trials per case [default: the scenario's, else 1000000].
+    #[arg(long)]
+    pub trials: Option<u64>,
+    /// Random seed [default: the scenario's, else 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads [default: all cores]; results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// auto, exact, mc or both.
+    #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
+    pub method: MethodArg,
+    /// table, csv or json.
+    #[arg(long, value_enum, default_value_t = FormatArg::Table)]
+    pub format: FormatArg,
+    /// No progress bar or notes on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct RunArgs {
+    /// The scenario file (TOML).
+    pub scenario: PathBuf,
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Report folder [default: reports/<scenario name>/].
+    #[arg(long, conflicts_with = "no_report")]
+    pub out: Option<PathBuf>,
+    /// Print results only; write no report folder.
+    #[arg(long)]
+    pub no_report: bool,
+    /// Write CSV and JSON but no charts.
+    #[arg(long)]
+    pub no_charts: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CortexArgs {
+    /// The action pool, e.g. "d10 2d8 d6".
+    pub pool: String,
+    /// A reacting pool to roll against, e.g. the doom pool "2d6".
+    #[arg(long)]
+    pub vs: Option<String>,
+    /// A fixed total to beat (0 or more); not with --vs.
+    #[arg(long, allow_negative_numbers = true)]
+    pub difficulty: Option<i64>,
+    /// Who wins equal totals: reaction (default, the seed's rule) or action.
+    #[arg(long)]
+    pub ties: Option<String>,
+    /// Margin per heroic effect step up [default: 5].
+    #[arg(long, allow_negative_numbers = true)]
+    pub heroic_step: Option<i64>,
+    /// Step the effect die down when the reaction's effect die is larger.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    pub effect_step_down: Option<bool>,
+    /// Dice summed into the action total (1..5) [default: 2].
+    #[arg(long, allow_negative_numbers = true)]
+    pub keep: Option<i64>,
+    /// Dice summed into the reaction total (1..5) [default: 2].
+    #[arg(long, allow_negative_numbers = true)]
+    pub reaction_keep: Option<i64>,
+    /// How the total dice are chosen: max-total (default).
+    #[arg(long)]
+    pub policy: Option<String>,
+    #[command(flatten)]
+    pub common: CommonArgs,
+}

@@ -1,0 +1,259 @@
+//! The shared currency between the engines and the reports: dense
+//! histograms over integer outcomes, the named metrics computed from them,
+//! and the rows of the distribution table.
+//!
+//! Both engines fill the same histogram types (Monte Carlo with integer
+//! counts, the exact engine with probabilities), and each system turns a
+//! filled set of histograms into [`Metric`]s with one function. Because a
+//! metric carries its [`Spread`], the statistics layer can put a Monte Carlo
+//! interval on it without knowing what the metric means.
+
+use std::ops::AddAssign;
+
+/// A dense histogram over the integers `offset .. offset + len`. `W` is `u64`
+/// for Monte Carlo counts and `f64` for exact probabilities.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hist<W> {
+    offset: i64,
+    weights: Vec<W>,
+}
+
+impl<W> Default for Hist<W> {
+    fn default() -> Self {
+        Hist {
+            offset: 0,
+            weights: Vec::new(),
+        }
+    }
+}
+
+impl<W: Copy + Default + AddAssign> Hist<W> {
+    /// An empty histogram over `lo ..= hi`; it grows if needed.
+    pub fn with_range(lo: i64, hi: i64) -> Self {
+        let len = (hi - lo + 1).max(0) as usize;
+        Hist {
+            offset: lo,
+            weights: vec![W::default(); len],
+        }
+    }
+
+    /// Adds `weight` at `outcome`, growing the range when it falls outside.
+    #[inline]
+    pub fn add(&mut self, outcome: i64, weight: W) {
+        let index = outcome - self.offset;
+        if index >= 0 && (index as usize) < self.weights.len() {
+            self.weights[index as usize] += weight;
+        } else {
+            self.grow_to(outcome);
+            self.weights[(outcome - self.offset) as usize] += weight;
+        }
+    }
+
+    #[cold]
+    fn grow_to(&mut self, outcome: i64) {
+        if self.weights.is_empty() {
+            self.offset = outcome;
+            self.weights.push(W::default());
+        } else if outcome < self.offset {
+            let extra = (self.offset - outcome) as usize;
+            let mut grown = vec![W::default(); extra];
+            grown.extend_from_slice(&self.weights);
+            self.weights = grown;
+            self.offset = outcome;
+        } else {
+            let len = (outcome - self.offset + 1) as usize;
+            self.weights.resize(len, W::default());
+        }
+    }
+
+    /// Adds every weight of `other` into this one.
+    pub fn merge(&mut self, other: &Hist<W>) {
+        for (outcome, weight) in other.iter() {
+            self.add(outcome, weight);
+        }
+    }
+
+    /// `(outcome, weight)` for every outcome in the stored range.
+    pub fn iter(&self) -> impl Iterator<Item = (i64, W)> + '_ {
+        self.weights
+            .iter()
+            .enumerate()
+            .map(move |(i, &w)| (self.offset + i as i64, w))
+    }
+
+    /// The weight at `outcome` (zero outside the range).
+    pub fn get(&self, outcome: i64) -> W {
+        let index = outcome - self.offset;
+        if index >= 0 && (index as usize) < self.weights.len() {
+            self.weights[index as usize]
+        } else {
+            W::default()
+        }
+    }
+
+    /// The same outcomes with each weight converted.
+    pub fn map<V: Copy + Default + AddAssign>(&self, f: impl Fn(W) -> V) -> Hist<V> {
+        Hist {
+            offset: self.offset,
+            weights: self.weights.iter().map(|&w| f(w)).collect(),
+        }
+    }
+}
+
+impl Hist<u64> {
+    /// Counts divided by the number of trials.
+    pub fn to_probabilities(&self, trials: u64) -> Hist<f64> {
+        let n = trials as f64;
+        self.map(|count| count as f64 / n)
+    }
+}
+
+impl Hist<f64> {
+    /// Total weight.
+    pub fn mass(&self) -> f64 {
+        self.weights.iter().sum()
+    }
+
+    /// Total weight of the outcomes that satisfy `keep`.
+    pub fn mass_where(&self, keep: impl Fn(i64) -> bool) -> f64 {
+        self.iter().filter(|&(o, _)| keep(o)).map(|(_, w)| w).sum()
+    }
+
+    /// Mean and (population) variance of the outcome, the weights taken as
+    /// probabilities over the histogram's own mass. `None` for no mass.
+    pub fn mean_variance(&self) -> Option<(f64, f64)> {
+        let mass = self.mass();
+        if mass <= 0.0 {
+            return None;
+        }
+        let mean = self.iter().map(|(o, w)| o as f64 * w).sum::<f64>() / mass;
+        let variance = self
+            .iter()
+            .map(|(o, w)| (o as f64 - mean).powi(2) * w)
+            .sum::<f64>()
+            / mass;
+        Some((mean, variance))
+    }
+
+    /// The outcomes from the lowest to the highest with any weight, so the
+    /// distribution table shows the support without padding.
+    pub fn support(&self) -> impl Iterator<Item = (i64, f64)> + '_ {
+        let first = self.weights.iter().position(|&w| w > 0.0).unwrap_or(0);
+        let last = self.weights.iter().rposition(|&w| w > 0.0).unwrap_or(0);
+        self.iter()
+            .skip(first)
+            .take((last + 1).saturating_sub(first))
+    }
+}
+
+/// How a metric's Monte Carlo uncertainty is estimated.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Spread {
+    /// A probability, estimated as the share of trials (Wilson interval).
+    /// `base` is the share of trials it is measured over: 1 for a plain
+    /// probability, P(condition) for a conditional one.
+    Proportion { base: f64 },
+    /// A mean of a per-trial value with this population variance, over the
+    /// `base` share of trials.
+    Mean { variance: f64, base: f64 },
+}
+
+/// One named metric, the same for exact and Monte Carlo results.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Metric {
+    pub name: String,
+    /// `None` when the metric is undefined (e.g. a mean over no successes).
+    pub value: Option<f64>,
+    pub spread: Spread,
+}
+
+impl Metric {
+    pub fn probability(name: impl Into<String>, p: f64) -> Metric {
+        Metric {
+            name: name.into(),
+            value: Some(p),
+            spread: Spread::Proportion { base: 1.0 },
+        }
+    }
+
+    /// The mean of a histogram of per-trial values (undefined with no mass).
+    /// `base` is the share of all trials the histogram covers.
+    pub fn mean_of(name: impl Into<String>, hist: &Hist<f64>, base: f64) -> Metric {
+        let (value, variance) = match hist.mean_variance() {
+            Some((mean, variance)) => (Some(mean), variance),
+            None => (None, 0.0),
+        };
+        Metric {
+            name: name.into(),
+            value,
+            spread: Spread::Mean { variance, base },
+        }
+    }
+}
+
+/// One row of the distribution table: `variable`, `outcome`, `probability`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DistRow {
+    pub variable: String,
+    pub outcome: String,
+    pub probability: f64,
+}
+
+impl DistRow {
+    pub fn new(variable: &str, outcome: impl ToString, probability: f64) -> DistRow {
+        DistRow {
+            variable: variable.to_string(),
+            outcome: outcome.to_string(),
+            probability,
+        }
+    }
+}
+
+/// Rows for every outcome in a histogram's support, labelled by `label`.
+pub fn hist_rows(variable: &str, hist: &Hist<f64>, label: impl Fn(i64) -> String) -> Vec<DistRow> {
+    hist.support()
+        .map(|(outcome, p)| DistRow::new(variable, label(outcome), p))
+        .collect()
+}
+
+/// What one engine found for one case: the metrics, the distribution table,
+/// and for exact results the probability mass left out by truncation.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Evaluation {
+    pub metrics: Vec<Metric>,
+    pub rows: Vec<DistRow>,
+    pub dropped_mass: Option<f64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hist_grows_both_ways_and_merges() {
+        let mut h: Hist<u64> = Hist::with_range(2, 3);
+        h.add(5, 1);
+        h.add(-1, 2);
+        h.add(2, 3);
+        assert_eq!(h.get(5), 1);
+        assert_eq!(h.get(-1), 2);
+        assert_eq!(h.get(2), 3);
+        assert_eq!(h.get(100), 0);
+        let mut other = Hist::default();
+        other.add(7, 4);
+        h.merge(&other);
+        assert_eq!(h.iter().map(|(_, w)| w).sum::<u64>(), 10);
+    }
+
+    #[test]
+    fn mean_and_variance_of_a_die() {
+        let mut h = Hist::default();
+        for face in 1..=6 {
+            h.add(face, 1.0 / 6.0);
+        }
+        let (mean, variance) = h.mean_variance().unwrap();
+        assert!((mean - 3.5).abs() < 1e-12);
+        assert!((variance - 35.0 / 12.0).abs() < 1e-12);
+        assert_eq!(h.support().count(), 6);
+    }
+}

@@ -1,0 +1,22 @@
+//! oddsmith: exact and Monte Carlo odds for tabletop dice mechanics (Cortex
+//! Plus pools and doom pools, Storytelling d10 pools, the advantage die),
+//! with reports designers can publish.
+//!
+//! Data flows one way: scenario TOML or command-line flags become validated
+//! [`systems::Case`]s ([`scenario`], [`options`]); each case is evaluated by
+//! the exact engine or the parallel Monte Carlo engine ([`engine`]) into an
+//! [`distribution::Evaluation`]; the [`report`] writers turn evaluations into
+//! tables, CSV and JSON.
+
+pub mod app;
+pub mod cli;
+pub mod dice;
+pub mod distribution;
+pub mod engine;
+pub mod errors;
+pub mod options;
+pub mod progress;
+pub mod report;
+pub mod scenario;
+pub mod stats;
+pub mod systems;

@@ -1,0 +1,346 @@
+//! Raw options, the one shape both scenario files and command-line flags are
+//! turned into before a system reads them. A system resolves its case from an
+//! [`Options`] with typed accessors that check ranges and say what is
+//! allowed, so a rule is validated once whichever way it was given, and an
+//! error points at the file, line and column (or names the flag).
+
+use std::fmt;
+
+use crate::dice::{DiceError, Pool};
+
+/// A 1-based line and column in a scenario file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pos {
+    pub line: usize,
+    pub col: usize,
+}
+
+/// A value as written, before a system gives it a meaning.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RawValue {
+    Str(String),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Array(Vec<RawItem>),
+    Table(Vec<(String, RawItem)>),
+}
+
+impl RawValue {
+    /// The TOML name of the value's type, for error messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            RawValue::Str(_) => "a string",
+            RawValue::Int(_) => "an integer",
+            RawValue::Float(_) => "a float",
+            RawValue::Bool(_) => "a boolean",
+            RawValue::Array(_) => "an array",
+            RawValue::Table(_) => "a table",
+        }
+    }
+}
+
+impl fmt::Display for RawValue {
+    /// The value as a person would write it (strings without quotes), used
+    /// to name sweep cases.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RawValue::Str(s) => f.write_str(s),
+            RawValue::Int(i) => write!(f, "{i}"),
+            RawValue::Float(x) => write!(f, "{x}"),
+            RawValue::Bool(b) => write!(f, "{b}"),
+            RawValue::Array(items) => {
+                let parts: Vec<String> = items.iter().map(|i| i.value.to_string()).collect();
+                write!(f, "[{}]", parts.join(", "))
+            }
+            RawValue::Table(entries) => {
+                let parts: Vec<String> = entries
+                    .iter()
+                    .map(|(k, i)| format!("{k}={}", i.value))
+                    .collect();
+                f.write_str(&parts.join(","))
+            }
+        }
+    }
+}
+
+/// A value with where it was written. `layer` orders defaults (0, from a
+/// `[system]` table) below a case's own keys (1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawItem {
+    pub value: RawValue,
+    pub at: Option<Pos>,
+    pub layer: u8,
+}
+
+impl RawItem {
+    pub fn new(value: RawValue) -> RawItem {
+        RawItem {
+            value,
+            at: None,
+            layer: 1,
+        }
+    }
+}
+
+/// Whether keys are shown as scenario keys (`heroic_step`) or flags (`--heroic-step`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyStyle {
+    Toml,
+    Flag,
+}
+
+/// A bad option: what is wrong and what is allowed, with where it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionError {
+    pub at: Option<Pos>,
+    pub message: String,
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// The options of one case, read key by key by the system that owns them.
+#[derive(Debug, Clone)]
+pub struct Options {
+    system: String,
+    style: KeyStyle,
+    entries: Vec<(String, RawItem)>,
+    used: Vec<bool>,
+    asked: Vec<&'static str>,
+    /// Where the case itself starts, for errors about the case as a whole.
+    pub case_at: Option<Pos>,
+}
+
+impl Options {
+    pub fn new(system: &str, style: KeyStyle, entries: Vec<(String, RawItem)>) -> Options {
+        let used = vec![false; entries.len()];
+        Options {
+            system: system.to_string(),
+            style,
+            entries,
+            used,
+            asked: Vec::new(),
+            case_at: None,
+        }
+    }
+
+    pub fn system(&self) -> &str {
+        &self.system
+    }
+
+    /// The key as the user wrote it: `heroic_step` or `--heroic-step`.
+    pub fn key_name(&self, key: &str) -> String {
+        match self.style {
+            KeyStyle::Toml => format!("`{key}`"),
+            KeyStyle::Flag => format!("`--{}`", key.replace('_', "-")),
+        }
+    }
+
+    /// An error about `key`, located where it was written.
+    pub fn error_at(&self, item: &RawItem, message: String) -> OptionError {
+        OptionError {
+            at: item.at,
+            message,
+        }
+    }
+
+    /// An error about the case as a whole.
+    pub fn case_error(&self, message: String) -> OptionError {
+        OptionError {
+            at: self.case_at,
+            message,
+        }
+    }
+
+    /// The value given for `key`: the case's own over a default. Marks every
+    /// occurrence as used.
+    pub fn take(&mut self, key: &'static str) -> Option<RawItem> {
+        if !self.asked.contains(&key) {
+            self.asked.push(key);
+        }
+        let mut found: Option<RawItem> = None;
+        for (i, (k, item)) in self.entries.iter().enumerate() {
+            if k == key {
+                self.used[i] = true;
+                if found.as_ref().is_none_or(|f| item.layer >= f.layer) {
+                    found = Some(item.clone());
+                }
+            }
+        }
+        found
+    }
+
+    fn wrong_type(&self, key: &str, item: &RawItem, wanted: &str) -> OptionError {
+        self.error_at(
+            item,
+            format!(
+                "{} must be {wanted}, not {}",
+                self.key_name(key),
+                item.value.type_name()
+            ),
+        )
+    }
+
+    /// A string option.
+    pub fn string(&mut self, key: &'static str) -> Result<Option<(String, RawItem)>, OptionError> {
+        match self.take(key) {
+            None => Ok(None),
+            Some(item) => match &item.value {
+                RawValue::Str(s) => Ok(Some((s.clone(), item.clone()))),
+                _ => Err(self.wrong_type(key, &item, "a string")),
+            },
+        }
+    }
+
+    /// One of a fixed set of words.
+    pub fn choice(
+        &mut self,
+        key: &'static str,
+        allowed: &[&'static str],
+    ) -> Result<Option<&'static str>, OptionError> {
+        let Some((text, item)) = self.string(key)? else {
+            return Ok(None);
+        };
+        match allowed.iter().find(|&&a| a == text) {
+            Some(&word) => Ok(Some(word)),
+            None => Err(self.error_at(
+                &item,
+                format!(
+                    "{} is \"{text}\"; allowed: {}",
+                    self.key_name(key),
+                    allowed
+                        .iter()
+                        .map(|a| format!("\"{a}\""))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )),
+        }
+    }
+
+    /// A Cortex pool in dice notation.
+    pub fn cortex_pool(&mut self, key: &'static str) -> Result<Option<Pool>, OptionError> {
+        let Some((text, item)) = self.string(key)? else {
+            return Ok(None);
+        };
+        Pool::parse_cortex(&text)
+            .map(Some)
+            .map_err(|e: DiceError| self.error_at(&item, format!("{}: {e}", self.key_name(key))))
+    }
+
+    /// A whole number in `min ..= max`.
+    pub fn int(
+        &mut self,
+        key: &'static str,
+        min: i64,
+        max: i64,
+    ) -> Result<Option<i64>, OptionError> {
+        let Some(item) = self.take(key) else {
+            return Ok(None);
+        };
+        let range = if max == i64::MAX {
+            format!("a whole number of at least {min}")
+        } else {
+            format!("a whole number from {min} to {max}")
+        };
+        match item.value {
+            RawValue::Int(i) if (min..=max).contains(&i) => Ok(Some(i)),
+            RawValue::Int(i) => Err(self.error_at(
+                &item,
+                format!("{} must be {range}, not {i}", self.key_name(key)),
+            )),
+            _ => Err(self.wrong_type(key, &item, &range)),
+        }
+    }
+
+    /// A number in `min ..= max` (integers accepted).
+    pub fn float(
+        &mut self,
+        key: &'static str,
+        min: f64,
+        max: f64,
+    ) -> Result<Option<f64>, OptionError> {
+        let Some(item) = self.take(key) else {
+            return Ok(None);
+        };
+        let value = match item.value {
+            RawValue::Float(x) => x,
+            RawValue::Int(i) => i as f64,
+            _ => return Err(self.wrong_type(key, &item, &format!("a number from {min} to {max}"))),
+        };
+        if value.is_finite() && (min..=max).contains(&value) {
+            Ok(Some(value))
+        } else {
+            Err(self.error_at(
+                &item,
+                format!(
+                    "{} must be a number from {min} to {max}, not {value}",
+                    self.key_name(key)
+                ),
+            ))
+        }
+    }
+
+    /// A boolean.
+    pub fn bool(&mut self, key: &'static str) -> Result<Option<bool>, OptionError> {
+        match self.take(key) {
+            None => Ok(None),
+            Some(RawItem {
+                value: RawValue::Bool(b),
+                ..
+            }) => Ok(Some(b)),
+            Some(item) => Err(self.wrong_type(key, &item, "true or false")),
+        }
+    }
+
+    /// A table of sub-keys (`gain_on = { miss = 1 }`), as raw entries.
+    pub fn table(
+        &mut self,
+        key: &'static str,
+    ) -> Result<Option<(Vec<(String, RawItem)>, RawItem)>, OptionError> {
+        match self.take(key) {
+            None => Ok(None),
+            Some(item) => match &item.value {
+                RawValue::Table(entries) => Ok(Some((entries.clone(), item.clone()))),
+                _ => Err(self.wrong_type(key, &item, "a table")),
+            },
+        }
+    }
+
+    /// Fails on the first key no accessor asked for, naming the keys the
+    /// system does accept (and the system a stray key belongs to).
+    pub fn finish(self) -> Result<(), OptionError> {
+        for (i, (key, item)) in self.entries.iter().enumerate() {
+            if self.used[i] {
+                continue;
+            }
+            let owner = crate::systems::systems_with_key(key)
+                .into_iter()
+                .filter(|s| *s != self.system)
+                .collect::<Vec<_>>();
+            let belongs = if owner.is_empty() {
+                String::new()
+            } else {
+                format!(" (it belongs to {})", owner.join(", "))
+            };
+            let mut allowed: Vec<String> = self.asked.iter().map(|k| self.key_name(k)).collect();
+            allowed.sort();
+            return Err(self.error_at(
+                item,
+                format!(
+                    "unknown key {} for system \"{}\"{belongs}; allowed: {}",
+                    self.key_name(key),
+                    self.system,
+                    allowed.join(", ")
+                ),
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,166 @@
+//! The three CSV tables of SPEC 8: `summary.csv` (a row per case and method,
+//! inputs then metrics as columns), `metrics.csv` (long form with intervals)
+//! and `distributions.csv` (every outcome's probability).
+
+use serde_json::Value;
+
+use super::{number, Report};
+
+fn finish(writer: csv::Writer<Vec<u8>>) -> anyhow::Result<Vec<u8>> {
+    writer
+        .into_inner()
+        .map_err(|e| anyhow::anyhow!("cannot finish a CSV table: {e}"))
+}
+
+/// Flattens an input value: tables become `key.sub` columns (SPEC 8).
+fn flatten(prefix: &str, value: &Value, out: &mut Vec<(String, String)>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                flatten(&format!("{prefix}.{k}"), v, out);
+            }
+        }
+        Value::String(s) => out.push((prefix.to_string(), s.clone())),
+        Value::Number(n) => out.push((
+            prefix.to_string(),
+            n.as_f64()
+                .filter(|_| n.is_f64())
+                .map_or_else(|| n.to_string(), number),
+        )),
+        Value::Null => out.push((prefix.to_string(), String::new())),
+        other => out.push((prefix.to_string(), other.to_string())),
+    }
+}
+
+fn push_unique(columns: &mut Vec<String>, name: &str) {
+    if !columns.iter().any(|c| c == name) {
+        columns.push(name.to_string());
+    }
+}
+
+/// `summary.csv`: `case, system, method`, the inputs, then every metric.
+/// Columns are the union over the results, in first-seen order; a column a
+/// result lacks (another system's) is empty.
+pub fn summary(report: &Report) -> anyhow::Result<Vec<u8>> {
+    let mut input_columns = Vec::new();
+    let mut metric_columns = Vec::new();
+    let mut flat_inputs = Vec::new();
+    for result in &report.results {
+        let mut flat = Vec::new();
+        for (k, v) in &result.inputs {
+            flatten(k, v, &mut flat);
+        }
+        for (k, _) in &flat {
+            push_unique(&mut input_columns, k);
+        }
+        for m in &result.evaluation.metrics {
+            push_unique(&mut metric_columns, &m.name);
+        }
+        flat_inputs.push(flat);
+    }
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let mut header = vec!["case".to_string(), "system".into(), "method".into()];
+    header.extend(input_columns.iter().cloned());
+    header.extend(metric_columns.iter().cloned());
+    writer.write_record(&header)?;
+    for (result, flat) in report.results.iter().zip(&flat_inputs) {
+        let mut row = vec![
+            result.case.clone(),
+            result.system.to_string(),
+            result.method.name().to_string(),
+        ];
+        for column in &input_columns {
+            row.push(
+                flat.iter()
+                    .find(|(k, _)| k == column)
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_default(),
+            );
+        }
+        for column in &metric_columns {
+            row.push(
+                result
+                    .evaluation
+                    .metrics
+                    .iter()
+                    .find(|m| &m.name == column)
+                    .and_then(|m| m.value)
+                    .map(number)
+                    .unwrap_or_default(),
+            );
+        }
+        writer.write_record(&row)?;
+    }
+    finish(writer)
+}
+
+/// `metrics.csv`: `case, system, method, metric, value, ci_low, ci_high,
+/// trials`; exact rows leave the last three empty.
+pub fn metrics(report: &Report) -> anyhow::Result<Vec<u8>> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record([
+        "case", "system", "method", "metric", "value", "ci_low", "ci_high", "trials",
+    ])?;
+    for result in &report.results {
+        for (i, metric) in result.evaluation.metrics.iter().enumerate() {
+            let ci = result.ci95.get(i).copied().flatten();
+            writer.write_record([
+                result.case.as_str(),
+                result.system,
+                result.method.name(),
+                metric.name.as_str(),
+                &metric.value.map(number).unwrap_or_default(),
+                &ci.map(|c| number(c.0)).unwrap_or_default(),
+                &ci.map(|c| number(c.1)).unwrap_or_default(),
+                &result.trials.map(|t| t.to_string()).unwrap_or_default(),
+            ])?;
+        }
+    }
+    finish(writer)
+}
+
+/// `distributions.csv`: `case, method, variable, outcome, probability`.
+pub fn distributions(report: &Report) -> anyhow::Result<Vec<u8>> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(["case", "method", "variable", "outcome", "probability"])?;
+    for result in &report.results {
+        for row in &result.evaluation.rows {
+            writer.write_record([
+                result.case.as_str(),
+                result.method.name(),
+                row.variable.as_str(),
+                row.outcome.as_str(),
+                &number(row.probability),
+            ])?;
+        }
+    }
+    finish(writer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixture;
+
+    #[test]
+    fn tables_have_the_spec_columns() {
+        let report = fixture::report();
+        let summary = String::from_utf8(summary(&report).unwrap()).unwrap();
+        let mut lines = summary.lines();
+        assert_eq!(
+            lines.next().unwrap(),
+            "case,system,method,pool,vs,p_success,mean_effect_step"
+        );
+        assert_eq!(
+            lines.next().unwrap(),
+            "d8 d6 vs 2d6,cortex,exact,d8 d6,2d6,0.25,"
+        );
+        let metrics = String::from_utf8(metrics(&report).unwrap()).unwrap();
+        assert!(metrics.starts_with("case,system,method,metric,value,ci_low,ci_high,trials\n"));
+        assert!(metrics.contains("d8 d6 vs 2d6,cortex,exact,p_success,0.25,,,\n"));
+        assert!(metrics.contains("d8 d6 vs 2d6,cortex,monte-carlo,p_success,0.25,0.2,0.3,100\n"));
+        let dist = String::from_utf8(distributions(&report).unwrap()).unwrap();
+        assert!(dist.starts_with("case,method,variable,outcome,probability\n"));
+        assert!(dist.contains("d8 d6 vs 2d6,exact,total,3,0.5\n"));
+    }
+}

@@ -1,0 +1,200 @@
+//! Reports: the results of a run, built once as a [`Report`] value, and the
+//! writers that turn it into bytes (JSON, CSV, the aligned table). Writers
+//! never touch files; [`write_atomic`] is the one function that does, writing
+//! a temporary file and renaming it so a file is whole or absent.
+
+pub mod csv;
+pub mod json;
+pub mod table;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use serde_json::{Map, Value};
+
+use crate::distribution::Evaluation;
+
+/// Which engine produced a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MethodUsed {
+    Exact,
+    MonteCarlo,
+}
+
+impl MethodUsed {
+    pub fn name(self) -> &'static str {
+        match self {
+            MethodUsed::Exact => "exact",
+            MethodUsed::MonteCarlo => "monte-carlo",
+        }
+    }
+}
+
+/// One case evaluated by one method.
+#[derive(Debug, Clone)]
+pub struct CaseResult {
+    pub case: String,
+    pub system: &'static str,
+    pub inputs: Map<String, Value>,
+    pub method: MethodUsed,
+    pub trials: Option<u64>,
+    pub seed: Option<u64>,
+    pub evaluation: Evaluation,
+    /// Per metric (same order), the 95% interval; empty for exact results.
+    pub ci95: Vec<Option<(f64, f64)>>,
+    /// Per metric, the distance from exact in standard errors (`--method both`).
+    pub z_vs_exact: Option<Vec<Option<f64>>>,
+}
+
+/// Everything a run found, ready for the writers.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub name: String,
+    pub description: Option<String>,
+    pub seed: u64,
+    pub trials: u64,
+    pub results: Vec<CaseResult>,
+}
+
+/// Formats a number in the shortest form that reads back to the same f64.
+pub fn number(x: f64) -> String {
+    if x.is_finite() {
+        // Adding 0.0 turns -0.0 (an empty float sum) into 0.
+        let x = x + 0.0;
+        let mut buffer = ryu::Buffer::new();
+        let text = buffer.format_finite(x);
+        text.strip_suffix(".0").unwrap_or(text).to_string()
+    } else {
+        String::new()
+    }
+}
+
+/// Writes `bytes` to `path` whole or not at all: a temporary file in the same
+/// folder, then a rename over the target.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    let temp: PathBuf = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
+    let result = std::fs::write(&temp, bytes)
+        .and_then(|()| std::fs::rename(&temp, path))
+        .with_context(|| format!("cannot write {}", path.display()));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+/// The files of a report folder, rendered in memory first so that a failure
+/// in any writer leaves the folder untouched.
+pub fn folder_files(report: &Report) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
+    Ok(vec![
+        ("summary.csv".into(), csv::summary(report)?),
+        ("metrics.csv".into(), csv::metrics(report)?),
+        ("distributions.csv".into(), csv::distributions(report)?),
+        (
+            "run.json".into(),
+            json::to_bytes(&json::report_json(report, true)),
+        ),
+    ])
+}
+
+/// Writes the report folder: every file whole or not at all.
+pub fn write_folder(dir: &Path, files: &[(String, Vec<u8>)]) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create the report folder {}", dir.display()))?;
+    for (name, bytes) in files {
+        write_atomic(&dir.join(name), bytes)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+pub(crate) mod fixture {
+    //! A small fixed report for the writers' unit tests.
+    use super::*;
+    use crate::distribution::{DistRow, Metric, Spread};
+    use serde_json::json;
+
+    pub fn report() -> Report {
+        let mut inputs = Map::new();
+        inputs.insert("pool".into(), json!("d8 d6"));
+        inputs.insert("vs".into(), json!("2d6"));
+        let evaluation = Evaluation {
+            metrics: vec![
+                Metric::probability("p_success", 0.25),
+                Metric {
+                    name: "mean_effect_step".into(),
+                    value: None,
+                    spread: Spread::Mean {
+                        variance: 0.0,
+                        base: 0.0,
+                    },
+                },
+            ],
+            rows: vec![DistRow::new("total", 3, 0.5), DistRow::new("total", 4, 0.5)],
+            dropped_mass: Some(0.0),
+        };
+        let exact = CaseResult {
+            case: "d8 d6 vs 2d6".into(),
+            system: "cortex",
+            inputs: inputs.clone(),
+            method: MethodUsed::Exact,
+            trials: None,
+            seed: None,
+            evaluation: evaluation.clone(),
+            ci95: vec![],
+            z_vs_exact: None,
+        };
+        let mc = CaseResult {
+            method: MethodUsed::MonteCarlo,
+            trials: Some(100),
+            seed: Some(1),
+            ci95: vec![Some((0.2, 0.3)), None],
+            z_vs_exact: Some(vec![Some(0.5), None]),
+            evaluation: Evaluation {
+                dropped_mass: None,
+                ..evaluation
+            },
+            ..exact.clone()
+        };
+        Report {
+            name: "fixture".into(),
+            description: None,
+            seed: 1,
+            trials: 100,
+            results: vec![exact, mc],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_shortest_round_trip() {
+        assert_eq!(number(0.1), "0.1");
+        assert_eq!(number(1.0), "1");
+        assert_eq!(number(1e-13), "1e-13");
+        assert_eq!(number(f64::NAN), "");
+        let x = 0.8978587962962963;
+        assert_eq!(number(x).parse::<f64>().unwrap(), x);
+    }
+
+    #[test]
+    fn atomic_write_replaces_whole_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.csv");
+        write_atomic(&path, b"one").unwrap();
+        write_atomic(&path, b"two").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"two");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert!(write_atomic(&dir.path().join("missing/a.csv"), b"x").is_err());
+    }
+}

@@ -1,0 +1,531 @@
+//! Scenario files (SPEC 7): TOML with file-level `trials` and `seed`,
+//! defaults tables named after systems (`[cortex]`), `[[case]]` and
+//! `[[sweep]]` arrays. The file is read with toml's spanned parser so every
+//! error names the file, line and column; values become [`RawValue`]s and
+//! each system resolves its own keys through [`Options`].
+
+use std::path::Path;
+
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
+
+use crate::errors::InputError;
+use crate::options::{KeyStyle, Options, Pos, RawItem, RawValue};
+use crate::systems::{self, Case};
+
+/// Sweeps may not expand past this many cases: a typo like a 1,000-value
+/// list times another should fail fast, not allocate for minutes.
+pub const MAX_CASES: usize = 100_000;
+
+/// A loaded scenario.
+#[derive(Debug)]
+pub struct Scenario {
+    pub name: String,
+    pub description: Option<String>,
+    pub trials: Option<u64>,
+    pub seed: Option<u64>,
+    pub cases: Vec<Case>,
+}
+
+/// Byte offset to 1-based line and column (in characters).
+fn position(text: &str, offset: usize) -> Pos {
+    let offset = offset.min(text.len());
+    let before = &text[..text.floor_char_boundary(offset)];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    Pos { line, col }
+}
+
+struct Reader<'t> {
+    text: &'t str,
+    file: String,
+}
+
+impl Reader<'_> {
+    fn at(&self, span: std::ops::Range<usize>) -> Pos {
+        position(self.text, span.start)
+    }
+
+    fn error(&self, at: Option<Pos>, message: impl std::fmt::Display) -> InputError {
+        match at {
+            Some(p) => InputError(format!("{}:{}:{}: {message}", self.file, p.line, p.col)),
+            None => InputError(format!("{}: {message}", self.file)),
+        }
+    }
+
+    fn raw(&self, value: &Spanned<DeValue<'_>>, layer: u8) -> Result<RawItem, InputError> {
+        let at = Some(self.at(value.span()));
+        let raw = match value.get_ref() {
+            DeValue::String(s) => RawValue::Str(s.to_string()),
+            DeValue::Integer(i) => {
+                let digits = i.as_str().replace('_', "");
+                let parsed = i64::from_str_radix(&digits, i.radix())
+                    .map_err(|_| self.error(at, format!("the integer {i} is out of range")))?;
+                RawValue::Int(parsed)
+            }
+            DeValue::Float(f) => RawValue::Float(
+                f.as_str()
+                    .replace('_', "")
+                    .parse()
+                    .map_err(|_| self.error(at, format!("the number {f} is out of range")))?,
+            ),
+            DeValue::Boolean(b) => RawValue::Bool(*b),
+            DeValue::Datetime(_) => {
+                return Err(self.error(at, "dates are not oddsmith options"));
+            }
+            DeValue::Array(items) => RawValue::Array(
+                items
+                    .iter()
+                    .map(|item| self.raw(item, layer))
+                    .collect::<Result<_, _>>()?,
+            ),
+            DeValue::Table(table) => RawValue::Table(self.entries(table, layer)?),
+        };
+        Ok(RawItem {
+            value: raw,
+            at,
+            layer,
+        })
+    }
+
+    /// A table's entries in file order, each located at its key.
+    fn entries(
+        &self,
+        table: &DeTable<'_>,
+        layer: u8,
+    ) -> Result<Vec<(String, RawItem)>, InputError> {
+        let mut entries = Vec::new();
+        for (key, value) in table {
+            let mut item = self.raw(value, layer)?;
+            item.at = Some(self.at(key.span()));
+            entries.push((key.get_ref().to_string(), item));
+        }
+        Ok(entries)
+    }
+
+    fn tables<'a>(
+        &self,
+        key: &str,
+        item: &'a RawItem,
+    ) -> Result<Vec<(Vec<(String, RawItem)>, Option<Pos>)>, InputError> {
+        let RawValue::Array(items) = &item.value else {
+            return Err(self.error(
+                item.at,
+                format!("`{key}` must be an array of tables: write [[{key}]]"),
+            ));
+        };
+        items
+            .iter()
+            .map(|i| match &i.value {
+                RawValue::Table(entries) => Ok((entries.clone(), i.at)),
+                _ => Err(self.error(
+                    i.at,
+                    format!("each `{key}` must be a table: write [[{key}]]"),
+                )),
+            })
+            .collect()
+    }
+}
+
+/// Loads and validates a scenario file.
+pub fn load(path: &Path) -> Result<Scenario, InputError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| InputError(format!("cannot read scenario {file}: {e}")))?;
+    let default_name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "scenario".into());
+    parse(&text, &file, &default_name)
+}
+
+fn take_string(reader: &Reader<'_>, item: &RawItem, key: &str) -> Result<String, InputError> {
+    match &item.value {
+        RawValue::Str(s) => Ok(s.clone()),
+        other => Err(reader.error(
+            item.at,
+            format!("`{key}` must be a string, not {}", other.type_name()),
+        )),
+    }
+}
+
+fn take_count(reader: &Reader<'_>, item: &RawItem, key: &str, min: i64) -> Result<u64, InputError> {
+    match item.value {
+        RawValue::Int(i) if i >= min => Ok(i as u64),
+        RawValue::Int(i) => Err(reader.error(
+            item.at,
+            format!("`{key}` must be a whole number of at least {min}, not {i}"),
+        )),
+        ref other => Err(reader.error(
+            item.at,
+            format!("`{key}` must be a whole number, not {}", other.type_name()),
+        )),
+    }
+}
+
+/// Parses scenario text; `file` names it in errors.
+pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, InputError> {
+    let reader = Reader {
+        text,
+        file: file.to_string(),
+    };
+    let document = DeTable::parse(text).map_err(|e| {
+        let at = e.span().map(|s| position(text, s.start));
+        reader.error(at, format!("TOML syntax error: {}", e.message().trim()))
+    })?;
+    let top = reader.entries(document.get_ref(), 1)?;
+
+    let mut scenario = Scenario {
+        name: default_name.to_string(),
+        description: None,
+        trials: None,
+        seed: None,
+        cases: Vec::new(),
+    };
+    let mut defaults: Vec<(String, Vec<(String, RawItem)>)> = Vec::new();
+    let mut case_tables = Vec::new();
+    let mut sweep_tables = Vec::new();
+    for (key, item) in &top {
+        match key.as_str() {
+            "name" => scenario.name = take_string(&reader, item, key)?,
+            "description" => scenario.description = Some(take_string(&reader, item, key)?),
+            "trials" => scenario.trials = Some(take_count(&reader, item, key, 1)?),
+            "seed" => scenario.seed = Some(take_count(&reader, item, key, 0)?),
+            "case" => case_tables = reader.tables(key, item)?,
+            "sweep" => sweep_tables = reader.tables(key, item)?,
+            system if systems::system_names().contains(&system) => match &item.value {
+                RawValue::Table(entries) => defaults.push((
+                    system.to_string(),
+                    entries
+                        .iter()
+                        .map(|(k, i)| (k.clone(), RawItem { layer: 0, ..i.clone() }))
+                        .collect(),
+                )),
+                _ => return Err(reader.error(item.at, format!("`{system}` must be a table of defaults: write [{system}]"))),
+            },
+            other => {
+                return Err(reader.error(
+                    item.at,
+                    format!(
+                        "unknown top-level key `{other}`; allowed: name, description, trials, seed, [[case]], [[sweep]], and defaults tables [{}]",
+                        systems::system_names().join("], [")
+                    ),
+                ))
+            }
+        }
+    }
+    // Keys in a defaults table are checked even when no case uses them.
+    for (system, entries) in &defaults {
+        check_defaults(&reader, system, entries)?;
+    }
+
+    let mut names: Vec<(String, Option<Pos>)> = Vec::new();
+    let mut add_case = |case: Case, at: Option<Pos>| -> Result<(), InputError> {
+        if let Some((_, first)) = names.iter().find(|(n, _)| *n == case.name) {
+            let first = first.map_or(String::new(), |p| format!(" (first at line {})", p.line));
+            return Err(reader.error(
+                at,
+                format!(
+                    "duplicate case name \"{}\"{first}: give each case its own `name`",
+                    case.name
+                ),
+            ));
+        }
+        if names.len() >= MAX_CASES {
+            return Err(reader.error(
+                at,
+                format!("more than {MAX_CASES} cases; split the scenario"),
+            ));
+        }
+        names.push((case.name.clone(), at));
+        scenario.cases.push(case);
+        Ok(())
+    };
+
+    for (entries, at) in case_tables {
+        let (system, name, rest) = split_case(&reader, entries, at, "case")?;
+        let options = with_defaults(&defaults, &system, rest, at);
+        let spec = systems::resolve(&system, options).map_err(|e| reader.error(e.at.or(at), e))?;
+        let name = match name {
+            Some(name) => name,
+            None => default_case_name(spec.as_ref(), &spec_main_keys(&system)),
+        };
+        add_case(Case { name, spec }, at)?;
+    }
+
+    for (entries, at) in sweep_tables {
+        let (system, prefix, rest) = split_case(&reader, entries, at, "sweep")?;
+        let swept: Vec<String> = rest
+            .iter()
+            .filter(|(_, i)| matches!(i.value, RawValue::Array(_)))
+            .map(|(k, _)| k.clone())
+            .collect();
+        let mut count: usize = 1;
+        for (key, item) in &rest {
+            if let RawValue::Array(values) = &item.value {
+                if values.is_empty() {
+                    return Err(reader.error(item.at, format!("the sweep list `{key}` is empty")));
+                }
+                count = count.saturating_mul(values.len());
+            }
+        }
+        if count > MAX_CASES {
+            return Err(reader.error(
+                at,
+                format!("this sweep expands to {count} cases; at most {MAX_CASES} are allowed: sweep fewer values"),
+            ));
+        }
+        for index in 0..count {
+            // Mixed-radix counter, the last swept key varying fastest.
+            let mut rem = index;
+            let mut chosen: Vec<(String, RawItem)> = rest.clone();
+            for (key, item) in chosen.iter_mut().rev() {
+                if let RawValue::Array(values) = &item.value {
+                    let pick = values[rem % values.len()].clone();
+                    rem /= values.len();
+                    let _ = key;
+                    *item = RawItem { layer: 1, ..pick };
+                }
+            }
+            let label_parts: Vec<String> = chosen
+                .iter()
+                .filter(|(k, _)| swept.contains(k))
+                .map(|(k, i)| format!("{k}={}", i.value))
+                .collect();
+            let options = with_defaults(&defaults, &system, chosen, at);
+            let spec =
+                systems::resolve(&system, options).map_err(|e| reader.error(e.at.or(at), e))?;
+            let generated = spec
+                .sweep_name(&swept)
+                .unwrap_or_else(|| label_parts.join(", "));
+            let name = match &prefix {
+                Some(p) if generated.is_empty() => p.clone(),
+                Some(p) => format!("{p}: {generated}"),
+                None if generated.is_empty() => system.clone(),
+                None => generated,
+            };
+            add_case(Case { name, spec }, at)?;
+        }
+    }
+    if scenario.cases.is_empty() {
+        return Err(reader.error(
+            None,
+            "the scenario has no cases: add a [[case]] or a [[sweep]]",
+        ));
+    }
+    Ok(scenario)
+}
+
+/// The keys that name an unnamed case, like a quick command's case.
+fn spec_main_keys(system: &str) -> Vec<String> {
+    systems::main_keys(system)
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+
+/// A case named from its main inputs, as sweeps and quick commands name them.
+pub fn default_case_name(spec: &dyn systems::SystemCase, main_keys: &[String]) -> String {
+    if let Some(name) = spec.sweep_name(main_keys) {
+        return name;
+    }
+    let inputs = spec.inputs();
+    main_keys
+        .iter()
+        .filter_map(|k| {
+            inputs.get(k).map(|v| match v {
+                serde_json::Value::String(s) => format!("{k}={s}"),
+                other => format!("{k}={other}"),
+            })
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Separates `system` and `name` from a case's other keys.
+fn split_case(
+    reader: &Reader<'_>,
+    entries: Vec<(String, RawItem)>,
+    at: Option<Pos>,
+    what: &str,
+) -> Result<(String, Option<String>, Vec<(String, RawItem)>), InputError> {
+    let mut system = None;
+    let mut name = None;
+    let mut rest = Vec::new();
+    for (key, item) in entries {
+        match key.as_str() {
+            "system" => system = Some(take_string(reader, &item, "system")?),
+            "name" => name = Some(take_string(reader, &item, "name")?),
+            _ => rest.push((key, item)),
+        }
+    }
+    let allowed = systems::system_names()
+        .iter()
+        .map(|s| format!("\"{s}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let system = system.ok_or_else(|| {
+        reader.error(
+            at,
+            format!("each [[{what}]] needs `system`; allowed: {allowed}"),
+        )
+    })?;
+    Ok((system, name, rest))
+}
+
+/// A case's options over the defaults tables its system reads.
+fn with_defaults(
+    defaults: &[(String, Vec<(String, RawItem)>)],
+    system: &str,
+    entries: Vec<(String, RawItem)>,
+    at: Option<Pos>,
+) -> Options {
+    let mut all: Vec<(String, RawItem)> = Vec::new();
+    for table in systems::defaults_tables(system) {
+        for (name, table_entries) in defaults {
+            if name == table {
+                // A scene reads [cortex] for its roll rules, but only the keys it knows.
+                let keys = systems::keys_of(system);
+                all.extend(
+                    table_entries
+                        .iter()
+                        .filter(|(k, _)| name == system || keys.contains(&k.as_str()))
+                        .cloned(),
+                );
+            }
+        }
+    }
+    all.extend(entries);
+    let mut options = Options::new(system, KeyStyle::Toml, all);
+    options.case_at = at;
+    options
+}
+
+/// Validates a defaults table on its own by resolving it with a stand-in
+/// for every required key, so typos are caught even if no case uses them.
+fn check_defaults(
+    reader: &Reader<'_>,
+    system: &str,
+    entries: &[(String, RawItem)],
+) -> Result<(), InputError> {
+    let keys = systems::keys_of(system);
+    for (key, item) in entries {
+        if !keys.contains(&key.as_str()) {
+            let owners = systems::systems_with_key(key);
+            let hint = if owners.is_empty() {
+                String::new()
+            } else {
+                format!(" (it belongs to {})", owners.join(", "))
+            };
+            return Err(reader.error(
+                item.at,
+                format!(
+                    "unknown key `{key}` in [{system}]{hint}; allowed: {}",
+                    keys.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_one_based() {
+        let text = "a = 1\nbb = 2\n";
+        assert_eq!(position(text, 0), Pos { line: 1, col: 1 });
+        assert_eq!(position(text, 9), Pos { line: 2, col: 4 });
+    }
+
+    #[test]
+    fn sweeps_expand_last_key_fastest_and_are_named() {
+        let text = r#"
+[[sweep]]
+system = "cortex"
+pool = ["d8 2d6", "d10 d8 d6"]
+vs = ["2d6", "2d8"]
+"#;
+        let s = parse(text, "t.toml", "t").unwrap();
+        let names: Vec<_> = s.cases.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "d8 2d6 vs 2d6",
+                "d8 2d6 vs 2d8",
+                "d10 d8 d6 vs 2d6",
+                "d10 d8 d6 vs 2d8"
+            ]
+        );
+    }
+
+    #[test]
+    fn other_sweeps_are_named_by_key_value_pairs() {
+        let text = "[[sweep]]\nsystem = \"cortex\"\npool = \"d8 d6\"\nkeep = [1, 2]\nties = [\"action\"]\n";
+        let s = parse(text, "t.toml", "t").unwrap();
+        let names: Vec<_> = s.cases.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["keep=1, ties=action", "keep=2, ties=action"]);
+    }
+
+    #[test]
+    fn errors_name_file_line_and_column() {
+        let text = "[[case]]\nsystem = \"cortex\"\npool = \"d8\"\ntiez = \"action\"\n";
+        let err = parse(text, "s.toml", "s").unwrap_err().to_string();
+        assert!(err.starts_with("s.toml:4:1: unknown key `tiez`"), "{err}");
+        let err = parse(
+            "[[case]]\nsystem = \"cortex\"\npool = \"d7\"\n",
+            "s.toml",
+            "s",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.starts_with("s.toml:3:1:") && err.contains("d4, d6"),
+            "{err}"
+        );
+        let err = parse("trials = -5\n", "s.toml", "s")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("s.toml:1:1") && err.contains("at least 1"),
+            "{err}"
+        );
+        let err = parse("[[case]\n", "s.toml", "s").unwrap_err().to_string();
+        assert!(
+            err.contains("s.toml:1:") && err.contains("TOML syntax"),
+            "{err}"
+        );
+        let err = parse("[[case]]\nsystem = \"dnd\"\n", "s.toml", "s")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("unknown system \"dnd\"") && err.contains("\"cortex\""),
+            "{err}"
+        );
+        let err = parse("[[case]]\nsystem = \"cortex\"\npool = 5\n", "s.toml", "s")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("s.toml:3:1") && err.contains("must be a string"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn defaults_apply_and_a_case_overrides_them() {
+        let text = "[cortex]\nties = \"action\"\nvs = \"2d6\"\n[[case]]\nsystem = \"cortex\"\nname = \"a\"\npool = \"d8\"\n[[case]]\nsystem = \"cortex\"\nname = \"b\"\npool = \"d8\"\ndifficulty = 7\n";
+        let s = parse(text, "t.toml", "t").unwrap();
+        assert_eq!(s.cases[0].spec.inputs()["ties"], "action");
+        assert_eq!(s.cases[0].spec.inputs()["vs"], "2d6");
+        assert_eq!(s.cases[1].spec.inputs()["difficulty"], 7);
+        assert!(s.cases[1].spec.inputs().get("vs").is_none());
+        let dup = "[[case]]\nsystem = \"cortex\"\nname = \"a\"\npool = \"d8\"\n[[case]]\nsystem = \"cortex\"\nname = \"a\"\npool = \"d6\"\n";
+        let err = parse(dup, "t.toml", "t").unwrap_err().to_string();
+        assert!(
+            err.contains("t.toml:5:1") && err.contains("duplicate case name"),
+            "{err}"
+        );
+    }
+}

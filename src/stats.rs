@@ -1,0 +1,119 @@
+//! Monte Carlo statistics: 95% intervals for every metric (Wilson for
+//! probabilities, mean +/- z standard errors for means, as SPEC 8 asks) and
+//! the distance of a Monte Carlo value from the exact one in standard errors.
+
+use statrs::distribution::{ContinuousCDF, Normal};
+
+use crate::distribution::{Metric, Spread};
+
+/// The two-sided 95% normal quantile, from statrs so it is not a typed-in constant.
+pub fn z95() -> f64 {
+    Normal::standard().inverse_cdf(0.975)
+}
+
+/// Trials a metric is measured over: its base share of all trials.
+fn effective_trials(spread: Spread, trials: u64) -> f64 {
+    let base = match spread {
+        Spread::Proportion { base } | Spread::Mean { base, .. } => base,
+    };
+    // The base is a count divided by `trials`, so rounding recovers the count.
+    (base * trials as f64).round()
+}
+
+/// Wilson score interval for a share `p` of `n` trials.
+pub fn wilson(p: f64, n: f64, z: f64) -> (f64, f64) {
+    let z2 = z * z;
+    let denominator = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denominator;
+    let half = z / denominator * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).max(0.0).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// Standard error of a Monte Carlo metric; `None` when undefined.
+pub fn standard_error(metric: &Metric, trials: u64) -> Option<f64> {
+    let value = metric.value?;
+    let n = effective_trials(metric.spread, trials);
+    match metric.spread {
+        Spread::Proportion { .. } if n >= 1.0 => Some((value * (1.0 - value) / n).max(0.0).sqrt()),
+        Spread::Mean { variance, .. } if n >= 2.0 => {
+            // Sample standard deviation (n - 1), as SPEC 8 specifies.
+            let sample_variance = variance * n / (n - 1.0);
+            Some((sample_variance / n).sqrt())
+        }
+        _ => None,
+    }
+}
+
+/// The 95% interval of a Monte Carlo metric.
+pub fn interval95(metric: &Metric, trials: u64) -> Option<(f64, f64)> {
+    let value = metric.value?;
+    let z = z95();
+    match metric.spread {
+        Spread::Proportion { .. } => {
+            let n = effective_trials(metric.spread, trials);
+            (n >= 1.0).then(|| wilson(value, n, z))
+        }
+        Spread::Mean { .. } => {
+            let se = standard_error(metric, trials)?;
+            Some((value - z * se, value + z * se))
+        }
+    }
+}
+
+/// How many standard errors the Monte Carlo value lies from the exact one.
+/// The standard error is the exact value's own (the spread of the exact
+/// distribution), so a Monte Carlo run that happened to see no variation
+/// still gets an honest distance. `None` when either value is undefined;
+/// zero when both agree on a value with no spread at all.
+pub fn z_vs_exact(mc: &Metric, exact: &Metric, trials: u64) -> Option<f64> {
+    let mc_value = mc.value?;
+    let exact_value = exact.value?;
+    let se = standard_error(exact, trials)
+        .filter(|&se| se > 0.0)
+        .or_else(|| standard_error(mc, trials))?;
+    if se > 0.0 {
+        Some((mc_value - exact_value) / se)
+    } else if (mc_value - exact_value).abs() < 1e-12 {
+        Some(0.0)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn z_is_the_normal_quantile() {
+        assert!((z95() - 1.959963984540054).abs() < 1e-12);
+    }
+
+    #[test]
+    fn wilson_matches_a_hand_computation() {
+        // p = 0.5, n = 100: centre 0.5, half-width z/(1+z²/n)·sqrt(1/400 + z²/40000).
+        let z = z95();
+        let (lo, hi) = wilson(0.5, 100.0, z);
+        let half = z / (1.0 + z * z / 100.0) * (0.0025 + z * z / 40000.0).sqrt();
+        assert!((lo - (0.5 - half)).abs() < 1e-12);
+        assert!((hi - (0.5 + half)).abs() < 1e-12);
+        let (lo0, hi0) = wilson(0.0, 100.0, z);
+        assert_eq!(lo0, 0.0);
+        assert!(hi0 > 0.03 && hi0 < 0.04);
+    }
+
+    #[test]
+    fn mean_interval_uses_the_sample_variance() {
+        let metric = Metric {
+            name: "m".into(),
+            value: Some(10.0),
+            spread: Spread::Mean {
+                variance: 4.0,
+                base: 1.0,
+            },
+        };
+        let (lo, hi) = interval95(&metric, 5).unwrap();
+        let se = (4.0_f64 * 5.0 / 4.0 / 5.0).sqrt();
+        assert!((hi - lo - 2.0 * z95() * se).abs() < 1e-12);
+    }
+}

@@ -124,8 +124,9 @@ impl Rules {
                 Ties::Reaction
             };
         }
-        if let Some(step) = options.int("heroic_step", 1, i64::from(u32::MAX))? {
-            rules.heroic_step = step as u32;
+        if let Some(step) = options.int("heroic_step", 1, i64::MAX)? {
+            // Past u32 no margin can reach a step anyway.
+            rules.heroic_step = u32::try_from(step).unwrap_or(u32::MAX);
         }
         if let Some(down) = options.bool("effect_step_down")? {
             rules.effect_step_down = down;
@@ -519,9 +520,17 @@ pub fn pool_outcomes(
     };
     let mut states: FxHashMap<DpState, f64> = FxHashMap::default();
     states.insert(start, 1.0);
+    let mut sides_left: u64 = pool.dice().iter().map(|d| u64::from(d.sides())).sum();
     for die in pool.dice() {
         let step = die.step() as u8;
         let sides = die.sides() as u8;
+        // The state count rarely shrinks, so if even today's count times
+        // the faces still to come will not fit, refuse now rather than
+        // after a second of work.
+        if !budget.allows(states.len() as u64 * sides_left) {
+            return Err(ExactError::TooLarge(what()));
+        }
+        sides_left -= u64::from(sides);
         budget.spend(states.len() as u64 * u64::from(sides), &what)?;
         let p_face = 1.0 / f64::from(sides);
         let mut next: FxHashMap<DpState, f64> =

@@ -23,7 +23,7 @@ pub enum RawValue {
     Float(f64),
     Bool(bool),
     Array(Vec<RawItem>),
-    Table(Vec<(String, RawItem)>),
+    Table(Entries),
 }
 
 impl RawValue {
@@ -82,6 +82,9 @@ impl RawItem {
         }
     }
 }
+
+/// A table's keys and values, in file order.
+pub type Entries = Vec<(String, RawItem)>;
 
 /// Whether keys are shown as scenario keys (`heroic_step`) or flags (`--heroic-step`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -300,10 +303,7 @@ impl Options {
     }
 
     /// A table of sub-keys (`gain_on = { miss = 1 }`), as raw entries.
-    pub fn table(
-        &mut self,
-        key: &'static str,
-    ) -> Result<Option<(Vec<(String, RawItem)>, RawItem)>, OptionError> {
+    pub fn table(&mut self, key: &'static str) -> Result<Option<(Entries, RawItem)>, OptionError> {
         match self.take(key) {
             None => Ok(None),
             Some(item) => match &item.value {

@@ -10,7 +10,7 @@ use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
 use crate::errors::InputError;
-use crate::options::{KeyStyle, Options, Pos, RawItem, RawValue};
+use crate::options::{Entries, KeyStyle, Options, Pos, RawItem, RawValue};
 use crate::systems::{self, Case};
 
 /// Sweeps may not expand past this many cases: a typo like a 1,000-value
@@ -103,11 +103,7 @@ impl Reader<'_> {
         Ok(entries)
     }
 
-    fn tables<'a>(
-        &self,
-        key: &str,
-        item: &'a RawItem,
-    ) -> Result<Vec<(Vec<(String, RawItem)>, Option<Pos>)>, InputError> {
+    fn tables(&self, key: &str, item: &RawItem) -> Result<Vec<(Entries, Option<Pos>)>, InputError> {
         let RawValue::Array(items) = &item.value else {
             return Err(self.error(
                 item.at,
@@ -348,7 +344,7 @@ fn split_case(
     entries: Vec<(String, RawItem)>,
     at: Option<Pos>,
     what: &str,
-) -> Result<(String, Option<String>, Vec<(String, RawItem)>), InputError> {
+) -> Result<(String, Option<String>, Entries), InputError> {
     let mut system = None;
     let mut name = None;
     let mut rest = Vec::new();

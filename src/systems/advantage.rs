@@ -311,8 +311,7 @@ impl AdvantageCase {
                     return Err(options.error_at(
                         item,
                         format!(
-                            "unknown tier {} in {}; allowed: miss, weak, strong",
-                            format_args!("`{tier}`"),
+                            "unknown tier `{tier}` in {}; allowed: miss, weak, strong",
                             options.key_name("gain_on")
                         ),
                     ));

@@ -8,7 +8,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use anyhow::Context;
 
-use crate::cli::{Cli, Command, CommonArgs, CortexArgs, FormatArg, MethodArg, RunArgs};
+use crate::cli::{
+    AdvantageArgs, Cli, Command, CommonArgs, CortexArgs, FormatArg, MethodArg, RunArgs,
+};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::McSettings;
 use crate::errors::input_error;
@@ -70,6 +72,11 @@ pub fn run(cli: Cli, cancel: &AtomicBool) -> anyhow::Result<()> {
             let case = quick_case("cortex", cortex_flags(&args))?;
             quick(case, settings, cancel)
         }
+        Command::Advantage(args) => {
+            let settings = Settings::resolve(&args.common, None, None)?;
+            let case = quick_case("advantage", advantage_flags(&args)?)?;
+            quick(case, settings, cancel)
+        }
     }
 }
 
@@ -107,6 +114,29 @@ fn cortex_flags(args: &CortexArgs) -> Vec<(&'static str, Option<RawValue>)> {
         ("reaction_keep", args.reaction_keep.map(RawValue::Int)),
         ("policy", args.policy.clone().map(RawValue::Str)),
     ]
+}
+
+fn advantage_flags(args: &AdvantageArgs) -> anyhow::Result<Vec<(&'static str, Option<RawValue>)>> {
+    let gain_on = match &args.gain_on {
+        Some(text) => Some(systems::advantage::gain_on_flag(text).map_err(input_error)?),
+        None => None,
+    };
+    Ok(vec![
+        ("die", args.die.clone().map(RawValue::Str)),
+        ("stat", args.stat.map(RawValue::Int)),
+        ("rolls", args.rolls.map(RawValue::Int)),
+        ("policy", args.policy.clone().map(RawValue::Str)),
+        ("threshold", args.threshold.map(RawValue::Int)),
+        ("gain_on", gain_on),
+        ("gain_chance", args.gain_chance.map(RawValue::Float)),
+        (
+            "gm_reduce_chance",
+            args.gm_reduce_chance.map(RawValue::Float),
+        ),
+        ("miss_max", args.miss_max.map(RawValue::Int)),
+        ("strong_min", args.strong_min.map(RawValue::Int)),
+        ("on_use", args.on_use.clone().map(RawValue::Str)),
+    ])
 }
 
 /// Evaluates one quick case and prints it; no report folder.

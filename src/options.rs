@@ -137,6 +137,11 @@ impl Options {
         &self.system
     }
 
+    /// Whether keys are shown as scenario keys or as flags.
+    pub fn style(&self) -> KeyStyle {
+        self.style
+    }
+
     /// The key as the user wrote it: `heroic_step` or `--heroic-step`.
     pub fn key_name(&self, key: &str) -> String {
         match self.style {

@@ -8,6 +8,7 @@
 //! against each other.
 
 pub mod cortex;
+pub mod storytelling;
 
 use serde_json::{Map, Value};
 
@@ -42,7 +43,10 @@ pub struct Case {
 }
 
 /// Every system: its name and the keys a case of it accepts.
-pub const SYSTEMS: &[(&str, &[&str])] = &[("cortex", cortex::KEYS)];
+pub const SYSTEMS: &[(&str, &[&str])] = &[
+    ("cortex", cortex::KEYS),
+    ("storytelling", storytelling::KEYS),
+];
 
 /// The systems that accept `key`, for "it belongs to ..." hints.
 pub fn systems_with_key(key: &str) -> Vec<&'static str> {
@@ -65,6 +69,7 @@ pub fn keys_of(system: &str) -> &'static [&'static str] {
 pub fn defaults_tables(system: &str) -> Vec<&'static str> {
     match system {
         "cortex" => vec!["cortex"],
+        "storytelling" => vec!["storytelling"],
         _ => vec![],
     }
 }
@@ -74,6 +79,7 @@ pub fn defaults_tables(system: &str) -> Vec<&'static str> {
 pub fn main_keys(system: &str) -> &'static [&'static str] {
     match system {
         "cortex" => &["pool", "vs", "difficulty"],
+        "storytelling" => &["dice", "modifier"],
         _ => &[],
     }
 }
@@ -87,6 +93,9 @@ pub fn system_names() -> Vec<&'static str> {
 pub fn resolve(system: &str, options: Options) -> Result<Box<dyn SystemCase>, OptionError> {
     match system {
         "cortex" => Ok(Box::new(cortex::CortexCase::from_options(options)?)),
+        "storytelling" => Ok(Box::new(storytelling::StorytellingCase::from_options(
+            options,
+        )?)),
         other => Err(options.case_error(format!(
             "unknown system \"{other}\"; allowed: {}",
             system_names()

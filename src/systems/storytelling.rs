@@ -252,9 +252,7 @@ impl StorytellingCase {
         let pool = i128::from(dice) + i128::from(modifier);
         if pool > i128::from(MAX_DICE) {
             let message = format!(
-                "{} + {} is {pool} dice; at most {MAX_DICE} are allowed",
-                options.key_name("dice"),
-                options.key_name("modifier")
+                "the pool (dice + modifier) is {pool} dice; at most {MAX_DICE} are allowed"
             );
             return Err(match modifier_item {
                 Some(item) => options.error_at(&item, message),
@@ -287,10 +285,8 @@ impl StorytellingCase {
                     return Err(options.error_at(&item, format!("{}, not {v}", allowed())))
                 }
                 ref other => {
-                    return Err(options.error_at(
-                        &item,
-                        format!("{}, not {}", allowed(), other.type_name()),
-                    ))
+                    return Err(options
+                        .error_at(&item, format!("{}, not {}", allowed(), other.type_name())))
                 }
             }
         }
@@ -360,6 +356,7 @@ impl StorytellingCase {
             StHists {
                 successes,
                 dramatic,
+                dropped,
             },
             dropped,
         ))
@@ -423,7 +420,6 @@ impl StorytellingCase {
     /// every method. Nothing is renormalised: an exact answer's dropped mass
     /// simply counts toward no outcome.
     pub fn metrics(&self, h: &StHists<f64>) -> Vec<Metric> {
-        let (need, exceptional) = (self.need, self.exceptional);
         let mean: f64 = h.successes.iter().map(|(s, p)| s as f64 * p).sum();
         let variance: f64 = h
             .successes
@@ -431,11 +427,8 @@ impl StorytellingCase {
             .map(|(s, p)| (s as f64 - mean).powi(2) * p)
             .sum();
         vec![
-            Metric::probability("p_success", h.successes.mass_where(|s| s >= need)),
-            Metric::probability(
-                "p_exceptional",
-                h.successes.mass_where(|s| s >= exceptional),
-            ),
+            Metric::probability("p_success", h.at_least(self.need)),
+            Metric::probability("p_exceptional", h.at_least(self.exceptional)),
             Metric {
                 name: "mean_successes".into(),
                 value: Some(mean),
@@ -476,6 +469,23 @@ fn record<W: Copy + Default + std::ops::AddAssign>(roll: Roll, weight: W, h: &mu
 pub struct StHists<W> {
     pub successes: Hist<W>,
     pub dramatic: W,
+    /// Probability no outcome holds (exact truncation; 0 in Monte Carlo).
+    pub dropped: f64,
+}
+
+impl StHists<f64> {
+    /// P(successes >= k). Summed over whichever side of `k` is smaller, so
+    /// rounding stays small both for a near-certain success (0.83193, not
+    /// 0.8319299999999996) and for a tiny tail: the lower side is taken
+    /// from the mass the outcomes hold, 1 - dropped.
+    pub fn at_least(&self, k: i64) -> f64 {
+        let upper = self.successes.mass_where(|s| s >= k);
+        if upper < 0.5 {
+            upper
+        } else {
+            (1.0 - self.dropped) - self.successes.mass_where(|s| s < k)
+        }
+    }
 }
 
 impl StHists<u64> {
@@ -483,6 +493,7 @@ impl StHists<u64> {
         StHists {
             successes: self.successes.to_probabilities(trials),
             dramatic: self.dramatic as f64 / trials as f64,
+            dropped: 0.0,
         }
     }
 }
@@ -499,6 +510,7 @@ impl Sampler for StSampler {
         StHists {
             successes: Hist::with_range(0, 2 * self.rules.pool.clamp(1, 4096) + 4),
             dramatic: 0,
+            dropped: 0.0,
         }
     }
 
@@ -562,19 +574,16 @@ impl SystemCase for StorytellingCase {
 pub fn quick_flags(
     args: &StorytellingArgs,
 ) -> anyhow::Result<Vec<(&'static str, Option<RawValue>)>> {
+    let allowed =
+        format!("DICE must be a whole number from 0 to {MAX_DICE} (the d10s before the modifier)");
     let dice = match args.dice.trim().parse::<i64>() {
-        Ok(n) if n >= 0 => n,
-        Ok(n) => {
+        Ok(n) if (0..=MAX_DICE).contains(&n) => n,
+        Ok(n) if n < 0 => {
             return Err(input_error(format!(
-                "DICE must be a whole number of 0 or more, not {n}; a penalty goes in --modifier={n}"
+                "{allowed}, not {n}; a penalty goes in --modifier={n}"
             )))
         }
-        Err(_) => {
-            return Err(input_error(format!(
-                "DICE must be a whole number of 0 or more (the d10s before the modifier), not \"{}\"",
-                args.dice
-            )))
-        }
+        _ => return Err(input_error(format!("{allowed}, not \"{}\"", args.dice))),
     };
     Ok(vec![
         ("dice", Some(RawValue::Int(dice))),
@@ -761,7 +770,13 @@ mod tests {
             },
             4,
         );
-        check_against_brute_force(Rules { again: 8, ..rules(0) }, 8);
+        check_against_brute_force(
+            Rules {
+                again: 8,
+                ..rules(0)
+            },
+            8,
+        );
         check_against_brute_force(
             Rules {
                 chance_die_explodes: false,

@@ -12,14 +12,13 @@
 //! over the pool, dropping only the improbable high end: never more than
 //! [`DROP_LIMIT`] of the pool's probability, reported as the dropped mass.
 
-use rand::RngExt;
 use serde_json::{json, Map, Value};
 
 use crate::cli::StorytellingArgs;
 use crate::distribution::{hist_rows, DistRow, Evaluation, Hist, Metric, Spread};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
-use crate::engine::rng::DiceRng;
+use crate::engine::rng::{DiceRng, DieRoller};
 use crate::errors::input_error;
 use crate::options::{OptionError, Options, RawValue};
 
@@ -516,7 +515,8 @@ impl Sampler for StSampler {
 
     #[inline]
     fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally) {
-        let mut faces = || Some(rng.random_range(1..=SIDES));
+        let mut roller = DieRoller::new(rng);
+        let mut faces = || Some(roller.roll(u32::from(SIDES)) as u8);
         let roll = self
             .rules
             .roll(&mut faces)

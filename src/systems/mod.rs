@@ -9,6 +9,7 @@
 
 pub mod advantage;
 pub mod cortex;
+pub mod storytelling;
 
 use serde_json::{Map, Value};
 
@@ -43,7 +44,11 @@ pub struct Case {
 }
 
 /// Every system: its name and the keys a case of it accepts.
-pub const SYSTEMS: &[(&str, &[&str])] = &[("cortex", cortex::KEYS), ("advantage", advantage::KEYS)];
+pub const SYSTEMS: &[(&str, &[&str])] = &[
+    ("cortex", cortex::KEYS),
+    ("storytelling", storytelling::KEYS),
+    ("advantage", advantage::KEYS),
+];
 
 /// The systems that accept `key`, for "it belongs to ..." hints.
 pub fn systems_with_key(key: &str) -> Vec<&'static str> {
@@ -67,6 +72,7 @@ pub fn defaults_tables(system: &str) -> Vec<&'static str> {
     match system {
         "cortex" => vec!["cortex"],
         "advantage" => vec!["advantage"],
+        "storytelling" => vec!["storytelling"],
         _ => vec![],
     }
 }
@@ -77,6 +83,7 @@ pub fn main_keys(system: &str) -> &'static [&'static str] {
     match system {
         "cortex" => &["pool", "vs", "difficulty"],
         "advantage" => &["die", "stat", "rolls", "policy", "threshold"],
+        "storytelling" => &["dice", "modifier"],
         _ => &[],
     }
 }
@@ -91,6 +98,9 @@ pub fn resolve(system: &str, options: Options) -> Result<Box<dyn SystemCase>, Op
     match system {
         "cortex" => Ok(Box::new(cortex::CortexCase::from_options(options)?)),
         "advantage" => Ok(Box::new(advantage::AdvantageCase::from_options(options)?)),
+        "storytelling" => Ok(Box::new(storytelling::StorytellingCase::from_options(
+            options,
+        )?)),
         other => Err(options.case_error(format!(
             "unknown system \"{other}\"; allowed: {}",
             system_names()

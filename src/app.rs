@@ -70,6 +70,7 @@ pub fn run(cli: Cli, cancel: &AtomicBool) -> anyhow::Result<()> {
             let case = quick_case("cortex", cortex_flags(&args))?;
             quick(case, settings, cancel)
         }
+        Command::Report(args) => crate::batch::run(&args, cancel),
     }
 }
 
@@ -141,8 +142,8 @@ fn run_scenario(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
             .out
             .clone()
             .unwrap_or_else(|| PathBuf::from("reports").join(&scenario.name));
-        let files = report::folder_files(&report)?;
-        report::write_folder(&dir, &files)?;
+        let files = report::folder_files(&report, !args.no_charts)?;
+        report::write_folder(&dir, &files, !args.no_charts)?;
         if !settings.quiet {
             eprintln!("report written to {}", dir.display());
         }

@@ -170,7 +170,11 @@ pub fn cortex(mc: bool, extras: bool) -> Report {
 /// P(success without exploding), `f` = P(no success), P(0) = f and
 /// P(k) = e^(k-1) s + e^k f; rote rerolls a first-roll failure once.
 fn one_die(target: i64, again: i64, rote: bool) -> Vec<f64> {
-    let e = if again == 0 { 0.0 } else { (11 - again) as f64 / 10.0 };
+    let e = if again == 0 {
+        0.0
+    } else {
+        (11 - again) as f64 / 10.0
+    };
     let success = (11 - target) as f64 / 10.0;
     let s = success - e;
     let f = 1.0 - success;
@@ -181,9 +185,7 @@ fn one_die(target: i64, again: i64, rote: bool) -> Vec<f64> {
     if rote {
         // A failure (probability f) rolls once more, with the same chances.
         let mut with = vec![f * f];
-        for k in 1..40 {
-            with.push(dist[k] * (1.0 + f));
-        }
+        with.extend(dist.iter().skip(1).map(|p| p * (1.0 + f)));
         dist = with;
     }
     dist
@@ -256,7 +258,12 @@ pub fn storytelling(mc: bool) -> Report {
 /// plausible shares (each result's tiers add up to 1).
 pub fn advantage(mc: bool) -> Report {
     let mut results = Vec::new();
-    let policies = [("greedy", 1.0), ("threshold", 0.7), ("last", 0.35), ("never", 0.0)];
+    let policies = [
+        ("greedy", 1.0),
+        ("threshold", 0.7),
+        ("last", 0.35),
+        ("never", 0.0),
+    ];
     for (policy, strength) in policies {
         for (die, size) in [("d4", 4.0), ("d6", 6.0), ("d8", 8.0)] {
             let lift = strength * (0.06 + 0.018 * size);
@@ -271,7 +278,11 @@ pub fn advantage(mc: bool) -> Report {
                 mean("strong_per_encounter", p_strong * rolls, 0.8),
                 Metric::probability("p_encounter_strong", 1.0 - (1.0 - p_strong).powi(4)),
                 mean("uses_per_encounter", strength * 1.2, 0.6),
-                mean("miss_to_strong_per_encounter", strength * size * 0.045, 0.3),
+                mean(
+                    "miss_to_strong_per_encounter",
+                    strength * size * 0.045,
+                    strength * 0.3,
+                ),
             ];
             let rows = (1..=4)
                 .flat_map(|i| {
@@ -351,7 +362,10 @@ pub fn scene(mc: bool) -> Report {
         }
         metrics.push(mean("mean_successes", total, 1.1));
         metrics.push(mean("mean_plot_points", 1.4, 0.9));
-        metrics.push(Metric::probability("p_ended_early", if ends { 0.3 } else { 0.0 }));
+        metrics.push(Metric::probability(
+            "p_ended_early",
+            if ends { 0.3 } else { 0.0 },
+        ));
         metrics.push(mean("mean_final_doom_dice", 3.4, 0.7));
         let rows = finals[i]
             .iter()

@@ -22,7 +22,12 @@ pub struct IndexEntry<'a> {
 }
 
 /// The tables a report folder links to, in this order.
-const TABLES: [&str; 4] = ["summary.csv", "metrics.csv", "distributions.csv", "run.json"];
+const TABLES: [&str; 4] = [
+    "summary.csv",
+    "metrics.csv",
+    "distributions.csv",
+    "run.json",
+];
 
 /// At most this many values of a swept input are listed.
 const MAX_VALUES: usize = 8;
@@ -77,15 +82,29 @@ fn rule_lines(report: &Report) -> Vec<String> {
                     }
                 }
             }
-            if values.len() == 1 {
+            let having = results
+                .iter()
+                .filter(|r| r.inputs.contains_key(key))
+                .count();
+            if values.len() == 1 && having == results.len() {
                 fixed.push(format!("`{key} = {}`", input_text(values[0])));
+            } else if values.len() == 1 {
+                fixed.push(format!(
+                    "`{key} = {}` ({having} of {} cases)",
+                    input_text(values[0]),
+                    results.len()
+                ));
             } else {
                 let shown: Vec<String> = values
                     .iter()
                     .take(MAX_VALUES)
                     .map(|v| format!("`{}`", input_text(v)))
                     .collect();
-                let more = if values.len() > MAX_VALUES { ", …" } else { "" };
+                let more = if values.len() > MAX_VALUES {
+                    ", …"
+                } else {
+                    ""
+                };
                 swept.push(format!(
                     "`{key}` ({} values: {}{more})",
                     values.len(),
@@ -143,7 +162,11 @@ pub fn markdown(entries: &[IndexEntry<'_>], command: &str) -> Vec<u8> {
         env!("CARGO_PKG_VERSION")
     ));
     for entry in entries {
-        out.push_str(&format!("- [{}](#{})\n", entry.report.name, anchor(&entry.report.name)));
+        out.push_str(&format!(
+            "- [{}](#{})\n",
+            entry.report.name,
+            anchor(&entry.report.name)
+        ));
     }
     for entry in entries {
         let report = entry.report;
@@ -300,7 +323,10 @@ mod tests {
         files.push("cortex-p-success.png".into());
         files.push("cortex-p-success.svg".into());
         let md = String::from_utf8(markdown(&[entry(&report, files)], "oddsmith report")).unwrap();
-        assert!(md.contains("[summary.csv](cortex%20fixture/summary.csv)"), "{md}");
+        assert!(
+            md.contains("[summary.csv](cortex%20fixture/summary.csv)"),
+            "{md}"
+        );
         assert!(md.contains(
             "[![Chance the hero's action succeeds](cortex%20fixture/cortex-p-success.png)](cortex%20fixture/cortex-p-success.svg)"
         ));
@@ -316,8 +342,7 @@ mod tests {
         let mut report = fixture::cortex(false, false);
         report.description = Some("pools <& doom>".into());
         let files: Vec<String> = TABLES.iter().map(|t| t.to_string()).collect();
-        let html =
-            String::from_utf8(html(&[entry(&report, files)], "oddsmith report")).unwrap();
+        let html = String::from_utf8(html(&[entry(&report, files)], "oddsmith report")).unwrap();
         assert!(html.contains("<p>pools &lt;&amp; doom&gt;</p>"));
         assert!(html.contains("<a href=\"cortex%20fixture/metrics.csv\">metrics.csv</a>"));
         assert!(html.contains("<code>keep = 2</code>"));

@@ -9,10 +9,13 @@
 //! a `policy = "never"` case.
 
 use super::model::{
-    bar_legend, line_legend, palette, Axis, BarSeries, Bars, Chart, LineSeries, Lines, Panel,
-    Plot, Point, Value, MIN_HEIGHT, MIN_WIDTH, PALETTE,
+    bar_legend, line_legend, palette, Axis, BarSeries, Bars, Chart, LineSeries, Lines, Panel, Plot,
+    Point, Value, MIN_HEIGHT, MIN_WIDTH, PALETTE,
 };
-use super::{fixed_rules_note, input, input_int, label_of, metric_value, method_note, varying_keys};
+use super::{
+    fixed_rules_note, input, input_int, label_of, method_note, metric_value, partial_keys,
+    varying_keys,
+};
 use crate::report::CaseResult;
 
 pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
@@ -31,15 +34,18 @@ pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
 
 /// The advantage die's faces (`"d6"` -> 6).
 fn faces(r: &CaseResult) -> Option<i64> {
-    input(r, "die")?
-        .trim_start_matches(['d', 'D'])
-        .parse()
-        .ok()
+    input(r, "die")?.trim_start_matches(['d', 'D']).parse().ok()
 }
 
 /// Cases grouped by every input but the die, with the group's label.
 fn groups<'a>(results: &[&'a CaseResult]) -> Vec<(String, Vec<&'a CaseResult>)> {
-    let keys = varying_keys(results, &["die"]);
+    let mut keys = varying_keys(results, &["die"]);
+    // A `threshold` that only threshold-policy cases have names their panel.
+    for k in partial_keys(results) {
+        if k != "die" && !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
     let mut out: Vec<(String, Vec<&CaseResult>)> = Vec::new();
     for r in results {
         let label = label_of(r, &keys);
@@ -52,6 +58,15 @@ fn groups<'a>(results: &[&'a CaseResult]) -> Vec<(String, Vec<&'a CaseResult>)> 
         cases.sort_by_key(|r| faces(r).unwrap_or(0));
     }
     out
+}
+
+/// The "Rules:" note: inputs with one value everywhere, leaving out the die
+/// (an axis) and options only some cases have (they are in panel names).
+fn rules_note(results: &[&CaseResult]) -> Option<String> {
+    let partial = partial_keys(results);
+    let mut skip: Vec<&str> = partial.iter().map(String::as_str).collect();
+    skip.push("die");
+    fixed_rules_note(results, &skip)
 }
 
 /// Exact miss / weak / strong shares of 2d6 + stat (SPEC 4's tiers).
@@ -110,7 +125,9 @@ fn tiers(results: &[&CaseResult]) -> Chart {
             let strong = metric_value(r, "p_strong");
             // Stacked from the bottom: the miss/weak boundary is p_miss;
             // the weak/strong one is 1 - p_strong, whose interval mirrors it.
-            let weak_top = strong.and_then(|s| s.ci).map(|(lo, hi)| (1.0 - hi, 1.0 - lo));
+            let weak_top = strong
+                .and_then(|s| s.ci)
+                .map(|(lo, hi)| (1.0 - hi, 1.0 - lo));
             series[0].values.push(miss);
             series[1].values.push(weak.map(|w| Value {
                 value: w.value,
@@ -146,7 +163,7 @@ fn tiers(results: &[&CaseResult]) -> Chart {
         width: MIN_WIDTH.max(if columns == 3 { 1500 } else { 0 }),
         height: MIN_HEIGHT,
     };
-    chart.notes.extend(fixed_rules_note(results, &["die"]));
+    chart.notes.extend(rules_note(results));
     chart.notes.push(format!(
         "\"no die\" is 2d6 + stat alone (exact). {}",
         method_note(results, true)
@@ -191,12 +208,15 @@ fn miss_to_strong(results: &[&CaseResult]) -> Option<Chart> {
         Plot::Lines(Lines {
             series: series.clone(),
             x_label: "Advantage die".into(),
-            x_ticks: all_faces.iter().map(|f| (*f as f64, format!("d{f}"))).collect(),
+            x_ticks: all_faces
+                .iter()
+                .map(|f| (*f as f64, format!("d{f}")))
+                .collect(),
             axis: Axis::number("Misses turned strong, per encounter", 2),
         }),
     );
     chart.legend = line_legend(&series);
-    chart.notes.extend(fixed_rules_note(results, &["die"]));
+    chart.notes.extend(rules_note(results));
     chart.notes.push(method_note(results, true));
     Some(chart)
 }

@@ -7,7 +7,9 @@ use super::model::{
     bar_legend, sequential, Axis, BarSeries, Bars, Chart, Heatmap, Panel, Plot, Value, GREY,
     MIN_HEIGHT, MIN_WIDTH, PALETTE,
 };
-use super::{fixed_rules_note, input, label_of, metric, metric_value, method_note, share, varying_keys};
+use super::{
+    fixed_rules_note, input, label_of, method_note, metric, metric_value, share, varying_keys,
+};
 use crate::report::CaseResult;
 
 /// The effect die sizes of SPEC 2, smallest first.
@@ -92,10 +94,9 @@ fn heatmap(results: &[&CaseResult]) -> Option<Chart> {
             scale_label: "P(success), %".into(),
         }),
     );
-    chart.notes.extend(fixed_rules_note(
-        &opposed,
-        &["pool", "vs", "difficulty"],
-    ));
+    chart
+        .notes
+        .extend(fixed_rules_note(&opposed, &["pool", "vs", "difficulty"]));
     let mc_note = method_note(&opposed, false);
     let widest = opposed
         .iter()
@@ -181,7 +182,10 @@ fn win_effect(results: &[&CaseResult]) -> Option<Chart> {
             .map(|(lo, hi)| (1.0 - hi, 1.0 - lo));
         let mut parts = vec![(1.0 - p_success, fail_ci)];
         for size in SIZES {
-            parts.push((metric(r, &format!("win_effect_{size}")).unwrap_or(0.0), None));
+            parts.push((
+                metric(r, &format!("win_effect_{size}")).unwrap_or(0.0),
+                None,
+            ));
         }
         parts.push((metric(r, "win_effect_beyond").unwrap_or(0.0), None));
         for (s, v) in series.iter_mut().zip(stacked_segments(r, &parts)) {
@@ -191,7 +195,7 @@ fn win_effect(results: &[&CaseResult]) -> Option<Chart> {
     let n = categories.len() as u32;
     let mut chart = Chart::single(
         "cortex-effect-die",
-        "Effect die after the roll: failure, or the size of the winning effect die",
+        "Failure, or the effect die on a success",
         Plot::Bars(Bars {
             horizontal: true,
             stacked: true,
@@ -250,12 +254,21 @@ fn pool_effect(results: &[&CaseResult]) -> Option<Chart> {
         }),
     );
     chart.legend = bar_legend(&series);
-    chart.notes.push(
-        "d4 also counts rolls with no live die left for the effect (SPEC 2).".into(),
-    );
+    chart
+        .notes
+        .push("d4 also counts rolls with no live die left for the effect (SPEC 2).".into());
     chart.notes.push(method_note(&alone, true));
     chart.fit_height(70 + 46 * n);
     Some(chart)
+}
+
+/// A percentage axis whose top follows the data: hitch chances stay well
+/// below 100%, and the bars would be cramped on a full scale.
+fn auto_percent() -> Axis {
+    Axis {
+        max: None,
+        ..Axis::percent("Share of rolls, %")
+    }
 }
 
 fn hitches(results: &[&CaseResult]) -> Option<Chart> {
@@ -291,7 +304,7 @@ fn hitches(results: &[&CaseResult]) -> Option<Chart> {
         categories: pools.iter().map(|(p, _)| p.clone()).collect(),
         category_label: "Hero's pool".into(),
         series: vec![hitch.clone(), botch.clone()],
-        axis: Axis::percent("Share of rolls, %"),
+        axis: auto_percent(),
         value_labels: true,
     };
     let mut panels = vec![Panel {
@@ -309,7 +322,7 @@ fn hitches(results: &[&CaseResult]) -> Option<Chart> {
     }
     if !reacting.is_empty() {
         panels.push(Panel {
-            caption: Some("The opposing pool (a hitch there is the player's opportunity)".into()),
+            caption: Some("The opposing pool".into()),
             plot: Plot::Bars(Bars {
                 horizontal: true,
                 stacked: false,
@@ -322,7 +335,7 @@ fn hitches(results: &[&CaseResult]) -> Option<Chart> {
                         .collect(),
                     ..hitch.clone()
                 }],
-                axis: Axis::percent("Share of rolls, %"),
+                axis: auto_percent(),
                 value_labels: true,
             }),
         });
@@ -331,7 +344,10 @@ fn hitches(results: &[&CaseResult]) -> Option<Chart> {
     let mut chart = Chart {
         stem: "cortex-hitches".into(),
         title: "Hitches and botches".into(),
-        notes: vec![method_note(results, true)],
+        notes: vec![
+            "A hitch in the opposing pool is the player's opportunity; a botch leaves the action with total 0.".into(),
+            method_note(results, true),
+        ],
         legend: bar_legend(&[hitch, botch]),
         columns: panels.len(),
         panels,

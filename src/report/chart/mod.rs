@@ -53,7 +53,10 @@ pub fn files(report: &Report) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
     let mut files = Vec::new();
     for chart in charts(report) {
         files.push((format!("{}.png", chart.stem), render::png(&chart)?));
-        files.push((format!("{}.svg", chart.stem), render::svg(&chart)?.into_bytes()));
+        files.push((
+            format!("{}.svg", chart.stem),
+            render::svg(&chart)?.into_bytes(),
+        ));
     }
     Ok(files)
 }
@@ -165,12 +168,38 @@ fn is_fixed(results: &[&CaseResult], key: &str) -> bool {
     }
 }
 
+/// `key=value`, a table flattened to `key.sub=value` pairs as in
+/// `summary.csv` (SPEC 8).
+pub fn pairs(key: &str, value: &Json) -> Vec<String> {
+    match value {
+        Json::Object(map) => map
+            .iter()
+            .flat_map(|(k, v)| pairs(&format!("{key}.{k}"), v))
+            .collect(),
+        other => vec![format!("{key}={}", input_text(other))],
+    }
+}
+
 /// `key=value` for the given keys of a result, joined by ", ".
 pub fn label_of(r: &CaseResult, keys: &[String]) -> String {
     keys.iter()
-        .filter_map(|k| r.inputs.get(k).map(|v| format!("{k}={}", input_text(v))))
+        .filter_map(|k| r.inputs.get(k).map(|v| pairs(k, v).join(", ")))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The input keys some results have and others lack (options that apply
+/// to some cases only, like `threshold` with `policy = "threshold"`).
+pub fn partial_keys(results: &[&CaseResult]) -> Vec<String> {
+    let mut keys: Vec<String> = Vec::new();
+    for r in results {
+        for k in r.inputs.keys() {
+            if !keys.contains(k) && results.iter().any(|o| !o.inputs.contains_key(k)) {
+                keys.push(k.clone());
+            }
+        }
+    }
+    keys
 }
 
 /// The note line of rules held fixed across the results (inputs with one
@@ -185,7 +214,7 @@ pub fn fixed_rules_note(results: &[&CaseResult], skip: &[&str]) -> Option<String
             }
             seen.push(k);
             if is_fixed(results, k) {
-                fixed.push(format!("{k}={}", input_text(v)));
+                fixed.extend(pairs(k, v));
             }
         }
     }
@@ -229,7 +258,7 @@ pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -52,7 +52,11 @@ pub fn sequential(t: f64) -> Colour {
         (170, 220, 50),
         (253, 231, 37),
     ];
-    let t = if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.0 };
+    let t = if t.is_finite() {
+        t.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     let scaled = t * (STOPS.len() - 1) as f64;
     let i = (scaled.floor() as usize).min(STOPS.len() - 2);
     let f = scaled - i as f64;
@@ -272,14 +276,14 @@ pub fn line_legend(series: &[LineSeries]) -> Vec<LegendItem> {
         .collect()
 }
 
-/// A probability as a short percentage: "89.8%", "3.47%", "0.26%", "<0.01%".
+/// A probability as a short percentage: "89.8%", "3.5%", "0.26%", "<0.01%".
 pub fn percent(p: f64) -> String {
     let pct = p * 100.0;
     if pct == 0.0 {
         "0%".into()
-    } else if pct >= 99.95 && pct < 100.0 {
+    } else if (99.95..100.0).contains(&pct) {
         ">99.9%".into()
-    } else if pct >= 10.0 {
+    } else if pct >= 0.995 {
         format!("{pct:.1}%")
     } else if pct >= 0.01 {
         format!("{pct:.2}%")
@@ -303,7 +307,8 @@ mod tests {
     #[test]
     fn percentages_read_well() {
         assert_eq!(percent(0.8978), "89.8%");
-        assert_eq!(percent(0.0347), "3.47%");
+        assert_eq!(percent(0.0347), "3.5%");
+        assert_eq!(percent(0.06), "6.0%");
         assert_eq!(percent(1.0 / 384.0), "0.26%");
         assert_eq!(percent(0.0), "0%");
         assert_eq!(percent(1e-7), "<0.01%");

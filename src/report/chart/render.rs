@@ -71,7 +71,8 @@ pub fn svg(chart: &Chart) -> anyhow::Result<String> {
     register_fonts()?;
     let mut text = String::new();
     {
-        let root = SVGBackend::with_string(&mut text, (chart.width, chart.height)).into_drawing_area();
+        let root =
+            SVGBackend::with_string(&mut text, (chart.width, chart.height)).into_drawing_area();
         draw(&root, chart).with_context(|| format!("cannot draw the chart {}", chart.stem))?;
         root.present()?;
     }
@@ -157,8 +158,8 @@ where
 
     /// Text turned to read bottom to top, centred on `at`.
     fn vertical_text(&self, text: &str, at: (i32, i32), size: f64) -> Res {
-        let style =
-            text_style(size, false, INK, HPos::Center, VPos::Center).transform(FontTransform::Rotate270);
+        let style = text_style(size, false, INK, HPos::Center, VPos::Center)
+            .transform(FontTransform::Rotate270);
         self.root.draw_text(text, &style, at)?;
         Ok(())
     }
@@ -189,20 +190,26 @@ where
         let r = 7;
         match shape % 4 {
             0 => self.root.draw(&Circle::new(at, r, style))?,
-            1 => self
-                .root
-                .draw(&Rectangle::new([(x - r + 1, y - r + 1), (x + r - 1, y + r - 1)], style))?,
+            1 => self.root.draw(&Rectangle::new(
+                [(x - r + 1, y - r + 1), (x + r - 1, y + r - 1)],
+                style,
+            ))?,
             2 => self.root.draw(&Polygon::new(
                 vec![(x, y - r - 1), (x + r, y + r - 2), (x - r, y + r - 2)],
                 style,
             ))?,
             _ => self.root.draw(&Polygon::new(
-                vec![(x, y - r - 1), (x + r + 1, y), (x, y + r + 1), (x - r - 1, y)],
+                vec![
+                    (x, y - r - 1),
+                    (x + r + 1, y),
+                    (x, y + r + 1),
+                    (x - r - 1, y),
+                ],
                 style,
             ))?,
         }
         // A white rim keeps overlapping markers apart.
-        if shape % 4 == 0 {
+        if shape.is_multiple_of(4) {
             self.root
                 .draw(&Circle::new(at, r, RGBColor(255, 255, 255).stroke_width(1)))?;
         }
@@ -260,13 +267,29 @@ where
     let height = chart.height as i32;
     let mut y = 22;
     for line in canvas.wrap(&chart.title, TITLE, true, width - 2 * MARGIN)? {
-        canvas.text(&line, (width / 2, y), TITLE, true, INK, HPos::Center, VPos::Top)?;
+        canvas.text(
+            &line,
+            (width / 2, y),
+            TITLE,
+            true,
+            INK,
+            HPos::Center,
+            VPos::Top,
+        )?;
         y += Canvas::<DB>::line_height(TITLE) + 4;
     }
     y += 6;
     for note in &chart.notes {
         for line in canvas.wrap(note, NOTE, false, width - 2 * MARGIN)? {
-            canvas.text(&line, (width / 2, y), NOTE, false, MUTED, HPos::Center, VPos::Top)?;
+            canvas.text(
+                &line,
+                (width / 2, y),
+                NOTE,
+                false,
+                MUTED,
+                HPos::Center,
+                VPos::Top,
+            )?;
             y += Canvas::<DB>::line_height(NOTE) + 4;
         }
     }
@@ -279,14 +302,31 @@ where
     let columns = chart.columns.max(1);
     let rows = chart.panels.len().div_ceil(columns).max(1);
     let panel_w = (width - 2 * MARGIN) / columns as i32;
-    let panel_h = (height - y - MARGIN / 2) / rows as i32;
+    // Rows of panels are kept apart so a caption never touches the axis
+    // label of the panel above.
+    let row_gap = 28;
+    let panel_h = (height - y - MARGIN / 2 - row_gap * (rows as i32 - 1)) / rows as i32;
+    let gap = if columns > 1 { 24 } else { 0 };
+    // Every caption gets the height of the tallest, so the plots of a row line up.
+    let mut caption_lines = 0;
+    for panel in &chart.panels {
+        if let Some(caption) = &panel.caption {
+            let n = canvas.wrap(caption, CAPTION, true, panel_w - gap)?.len();
+            caption_lines = caption_lines.max(n);
+        }
+    }
     for (i, panel) in chart.panels.iter().enumerate() {
         let col = (i % columns) as i32;
         let row = (i / columns) as i32;
         let x0 = MARGIN + col * panel_w;
-        let y0 = y + row * panel_h;
-        let gap = if columns > 1 { 24 } else { 0 };
-        draw_panel(&canvas, panel, (x0, y0), (x0 + panel_w - gap, y0 + panel_h))?;
+        let y0 = y + row * (panel_h + row_gap);
+        draw_panel(
+            &canvas,
+            panel,
+            caption_lines,
+            (x0, y0),
+            (x0 + panel_w - gap, y0 + panel_h),
+        )?;
     }
     Ok(())
 }
@@ -353,21 +393,28 @@ where
 fn draw_panel<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
     panel: &Panel,
+    caption_lines: usize,
     top_left: (i32, i32),
     bottom_right: (i32, i32),
 ) -> Res
 where
     DB::ErrorType: 'static,
 {
-    let (x0, mut y0) = top_left;
+    let (x0, top) = top_left;
+    let line_h = Canvas::<DB>::line_height(CAPTION) + 2;
     if let Some(caption) = &panel.caption {
         let mid = (x0 + bottom_right.0) / 2;
-        for line in canvas.wrap(caption, CAPTION, true, bottom_right.0 - x0)? {
-            canvas.text(&line, (mid, y0), CAPTION, true, INK, HPos::Center, VPos::Top)?;
-            y0 += Canvas::<DB>::line_height(CAPTION) + 2;
+        let lines = canvas.wrap(caption, CAPTION, true, bottom_right.0 - x0)?;
+        for (i, line) in lines.iter().enumerate() {
+            let y = top + i as i32 * line_h;
+            canvas.text(line, (mid, y), CAPTION, true, INK, HPos::Center, VPos::Top)?;
         }
-        y0 += 8;
     }
+    let y0 = if caption_lines > 0 {
+        top + caption_lines as i32 * line_h + 8
+    } else {
+        top
+    };
     let area = Area {
         x0,
         y0,
@@ -400,9 +447,11 @@ struct Scale {
 }
 
 impl Scale {
+    /// The pixel of `v`, held inside the axis so an interval reaching past
+    /// it (a mean's interval below zero) stops at the frame.
     fn px(&self, v: f64) -> i32 {
         let t = if self.hi > self.lo {
-            (v - self.lo) / (self.hi - self.lo)
+            ((v - self.lo) / (self.hi - self.lo)).clamp(0.0, 1.0)
         } else {
             0.0
         };
@@ -469,7 +518,11 @@ fn axis_range(axis: &Axis, data_max: f64, data_min: f64) -> (f64, f64, bool) {
     match axis.max {
         Some(hi) => (lo, hi, false),
         None => {
-            let hi = if data_max > lo { data_max * 1.08 } else { lo + 1.0 };
+            let hi = if data_max > lo {
+                data_max * 1.08
+            } else {
+                lo + 1.0
+            };
             (lo, hi, true)
         }
     }
@@ -536,7 +589,7 @@ where
                 None => {
                     canvas.fill(a, b, Colour(245, 245, 245))?;
                     canvas.text(
-                        "n/a",
+                        "not run",
                         ((a.0 + b.0) / 2, (a.1 + b.1) / 2),
                         TICK,
                         false,
@@ -559,7 +612,15 @@ where
     }
     for (ri, r) in h.rows.iter().enumerate() {
         let y = top + ri as i32 * cell_h + cell_h / 2;
-        canvas.text(r, (left - 10, y), TICK, false, INK, HPos::Right, VPos::Center)?;
+        canvas.text(
+            r,
+            (left - 10, y),
+            TICK,
+            false,
+            INK,
+            HPos::Right,
+            VPos::Center,
+        )?;
     }
     for (ci, lines) in col_lines.iter().enumerate() {
         let x = left + ci as i32 * cell_w + cell_w / 2;
@@ -570,14 +631,21 @@ where
     }
     canvas.text(
         &h.x_label,
-        ((left + grid_right) / 2, grid_bottom + 10 + max_lines * tick_h + 12),
+        (
+            (left + grid_right) / 2,
+            grid_bottom + 10 + max_lines * tick_h + 12,
+        ),
         DESC,
         false,
         INK,
         HPos::Center,
         VPos::Top,
     )?;
-    canvas.vertical_text(&h.y_label, (area.x0 + desc_h / 2, (top + grid_bottom) / 2), DESC)?;
+    canvas.vertical_text(
+        &h.y_label,
+        (area.x0 + desc_h / 2, (top + grid_bottom) / 2),
+        DESC,
+    )?;
 
     // Colour bar: 0% at the bottom, 100% at the top.
     let bx0 = grid_right + 24;
@@ -606,7 +674,10 @@ where
     }
     canvas.vertical_text(
         &h.scale_label,
-        (bx0 + bar_w + 8 + bar_ticks_w + 14 + desc_h / 2, (top + grid_bottom) / 2),
+        (
+            bx0 + bar_w + 8 + bar_ticks_w + 14 + desc_h / 2,
+            (top + grid_bottom) / 2,
+        ),
         DESC,
     )?;
     Ok(())
@@ -624,7 +695,11 @@ where
         let mut stack = 0.0;
         for series in &bars.series {
             if let Some(Some(v)) = series.values.get(c) {
-                let top = if bars.stacked { stack + v.value } else { v.value };
+                let top = if bars.stacked {
+                    stack + v.value
+                } else {
+                    v.value
+                };
                 data_max = data_max.max(top).max(v.ci.map_or(0.0, |c| c.1));
                 if bars.stacked {
                     stack += v.value;
@@ -651,7 +726,8 @@ where
         }
         let mut tick_w = 0;
         for t in &ticks {
-            tick_w = tick_w.max(canvas.width(&tick_label(bars.axis.format, *t, step), TICK, false)?);
+            tick_w =
+                tick_w.max(canvas.width(&tick_label(bars.axis.format, *t, step), TICK, false)?);
         }
         let left = area.x0 + desc_h + 12 + label_w + 12;
         let right = area.x1 - value_room.max(tick_w / 2 + 4);
@@ -680,7 +756,15 @@ where
         for (ci, label) in bars.categories.iter().enumerate() {
             let b0 = f64::from(top) + band * ci as f64;
             let mid = (b0 + band / 2.0).round() as i32;
-            canvas.text(label, (left - 10, mid), TICK, false, INK, HPos::Right, VPos::Center)?;
+            canvas.text(
+                label,
+                (left - 10, mid),
+                TICK,
+                false,
+                INK,
+                HPos::Right,
+                VPos::Center,
+            )?;
             if bars.stacked {
                 let thick = (band * 0.72).min(70.0);
                 let y_a = (b0 + (band - thick) / 2.0).round() as i32;
@@ -766,11 +850,16 @@ where
             HPos::Center,
             VPos::Top,
         )?;
-        canvas.vertical_text(&bars.category_label, (area.x0 + desc_h / 2, (top + bottom) / 2), DESC)?;
+        canvas.vertical_text(
+            &bars.category_label,
+            (area.x0 + desc_h / 2, (top + bottom) / 2),
+            DESC,
+        )?;
     } else {
         let mut tick_w = 0;
         for t in &ticks {
-            tick_w = tick_w.max(canvas.width(&tick_label(bars.axis.format, *t, step), TICK, false)?);
+            tick_w =
+                tick_w.max(canvas.width(&tick_label(bars.axis.format, *t, step), TICK, false)?);
         }
         let left = area.x0 + desc_h + 12 + tick_w + 10;
         let right = area.x1 - 10;
@@ -888,7 +977,11 @@ where
             HPos::Center,
             VPos::Top,
         )?;
-        canvas.vertical_text(&bars.axis.label, (area.x0 + desc_h / 2, (top + bottom) / 2), DESC)?;
+        canvas.vertical_text(
+            &bars.axis.label,
+            (area.x0 + desc_h / 2, (top + bottom) / 2),
+            DESC,
+        )?;
     }
     Ok(())
 }
@@ -970,7 +1063,15 @@ where
         canvas.line(vec![(px, top), (px, bottom)], GRID, 1)?;
         canvas.line(vec![(px, bottom), (px, bottom + 5)], AXIS, 1)?;
         if i % every == 0 {
-            canvas.text(label, (px, bottom + 8), TICK, false, INK, HPos::Center, VPos::Top)?;
+            canvas.text(
+                label,
+                (px, bottom + 8),
+                TICK,
+                false,
+                INK,
+                HPos::Center,
+                VPos::Top,
+            )?;
         }
     }
     canvas.line(vec![(left, top), (left, bottom)], AXIS, 1)?;
@@ -1004,7 +1105,11 @@ where
         HPos::Center,
         VPos::Top,
     )?;
-    canvas.vertical_text(&lines.axis.label, (area.x0 + desc_h / 2, (top + bottom) / 2), DESC)?;
+    canvas.vertical_text(
+        &lines.axis.label,
+        (area.x0 + desc_h / 2, (top + bottom) / 2),
+        DESC,
+    )?;
     Ok(())
 }
 

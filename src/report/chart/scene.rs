@@ -4,10 +4,12 @@
 //! and distribution names are SPEC 5's (`p_success_action_N`, `final_doom`).
 
 use super::model::{
-    bar_legend, line_legend, palette, Axis, BarSeries, Bars, Chart, LineSeries, Lines, Panel,
-    Plot, Point, MIN_HEIGHT, MIN_WIDTH,
+    bar_legend, line_legend, palette, Axis, BarSeries, Bars, Chart, LineSeries, Lines, Panel, Plot,
+    Point, MIN_HEIGHT, MIN_WIDTH,
 };
-use super::{distribution, fixed_rules_note, label_of, metric_value, method_note, share, varying_keys};
+use super::{
+    distribution, fixed_rules_note, label_of, method_note, metric_value, share, varying_keys,
+};
 use crate::report::CaseResult;
 
 /// Outcomes shown per final-doom panel; the rest are gathered as "other".
@@ -69,7 +71,7 @@ fn by_action(results: &[&CaseResult]) -> Option<Chart> {
     let actions = series.iter().map(|s| s.points.len()).max().unwrap_or(1);
     let mut chart = Chart::single(
         "cortex-scene-success-by-action",
-        "Chance each action of the scene succeeds against the growing doom pool",
+        "Success chance of each action as the doom pool grows",
         Plot::Lines(Lines {
             series: series.clone(),
             x_label: "Action number in the scene".into(),

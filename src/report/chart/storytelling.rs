@@ -5,10 +5,12 @@
 //! a pool of 0 or less is the chance die.
 
 use super::model::{
-    bar_legend, line_legend, palette, Axis, BarSeries, Bars, Chart, LineSeries, Lines, Panel,
-    Plot, Point, MIN_HEIGHT, MIN_WIDTH,
+    bar_legend, line_legend, palette, Axis, BarSeries, Bars, Chart, LineSeries, Lines, Panel, Plot,
+    Point, MIN_HEIGHT, MIN_WIDTH,
 };
-use super::{distribution, fixed_rules_note, input_int, input_text, method_note, share, varying_keys};
+use super::{
+    distribution, fixed_rules_note, input_int, input_text, method_note, share, varying_keys,
+};
 use crate::report::CaseResult;
 
 /// The k of the P(at least k) panels: the columns of the published
@@ -57,7 +59,11 @@ fn variant_label(r: &CaseResult, keys: &[String]) -> String {
         None => "10-again".to_string(),
     };
     let rote = r.inputs.get("rote").and_then(|v| v.as_bool()) == Some(true);
-    let mut label = if rote { format!("{again} + rote") } else { again };
+    let mut label = if rote {
+        format!("{again} + rote")
+    } else {
+        again
+    };
     for k in keys {
         if k == "again" || k == "rote" {
             continue;
@@ -154,9 +160,10 @@ fn at_least(results: &[&CaseResult]) -> Chart {
         width: MIN_WIDTH,
         height: MIN_HEIGHT,
     };
-    chart
-        .notes
-        .extend(fixed_rules_note(results, &["dice", "modifier", "need", "exceptional"]));
+    chart.notes.extend(fixed_rules_note(
+        results,
+        &["dice", "modifier", "need", "exceptional"],
+    ));
     chart.notes.push(method_note(results, true));
     chart.fit_height(430);
     chart
@@ -199,6 +206,20 @@ fn distributions(results: &[&CaseResult]) -> Chart {
     if tail {
         categories.push(format!("{top}+"));
     }
+    // Name each pool by its size, adding the variant when they differ.
+    let variant_keys = varying_keys(&chosen, &NOT_VARIANT);
+    let name = |r: &CaseResult| {
+        let size = match pool_size(r) {
+            0 => "chance die".to_string(),
+            1 => "1 die".to_string(),
+            n => format!("{n} dice"),
+        };
+        if variant_keys.is_empty() {
+            size
+        } else {
+            format!("{size}, {}", variant_label(r, &variant_keys))
+        }
+    };
     let series: Vec<BarSeries> = chosen
         .iter()
         .zip(&dists)
@@ -214,7 +235,7 @@ fn distributions(results: &[&CaseResult]) -> Chart {
                 values.push(Some(share(r, at_least_k(d, top))));
             }
             BarSeries {
-                name: r.case.clone(),
+                name: name(r),
                 colour: palette(i),
                 values,
             }
@@ -237,9 +258,10 @@ fn distributions(results: &[&CaseResult]) -> Chart {
         }),
     );
     chart.legend = bar_legend(&series);
-    chart
-        .notes
-        .extend(fixed_rules_note(&chosen, &["dice", "modifier", "need", "exceptional"]));
+    chart.notes.extend(fixed_rules_note(
+        &chosen,
+        &["dice", "modifier", "need", "exceptional"],
+    ));
     chart.notes.push(method_note(&chosen, true));
     chart
 }

@@ -102,24 +102,32 @@ fn cortex_heatmap_holds_each_exact_p_success() {
     };
     // Rows and columns in report order ([[case]]s come before [[sweep]]s).
     assert_eq!(h.rows, ["d10 d8 d6", "d8 2d6", "d12 d10 d8 d6"]);
-    assert_eq!(
-        h.columns,
-        ["difficulty 11", "2d6", "2d8", "3d8", "2d10"]
-    );
+    assert_eq!(h.columns, ["difficulty 11", "2d6", "2d8", "3d8", "2d10"]);
     for r in &report.results {
         let Some(vs) = input(r, "vs") else { continue };
-        let row = h.rows.iter().position(|x| Some(x) == input(r, "pool").as_ref()).unwrap();
+        let row = h
+            .rows
+            .iter()
+            .position(|x| Some(x) == input(r, "pool").as_ref())
+            .unwrap();
         let col = h.columns.iter().position(|x| *x == vs).unwrap();
         assert_eq!(h.cells[row][col], metric(r, "p_success"));
     }
     // Only d10 d8 d6 was rolled against difficulty 11.
     assert!(h.cells[0][0].is_some() && h.cells[1][0].is_none());
-    assert!(chart.notes[0].starts_with("Rules: keep=2"), "{:?}", chart.notes);
+    assert!(
+        chart.notes[0].starts_with("Rules: keep=2"),
+        "{:?}",
+        chart.notes
+    );
     assert_eq!(chart.notes.last().unwrap(), "Exact probabilities.");
     // The SVG prints the value of a cell.
     let svg = render::svg(chart).unwrap();
     let v = model::percent(h.cells[0][0].unwrap());
-    assert!(svg.contains(&format!(">\n{v}\n<")) || svg.contains(&v), "{v}");
+    assert!(
+        svg.contains(&format!(">\n{v}\n<")) || svg.contains(&v),
+        "{v}"
+    );
 }
 
 #[test]
@@ -134,7 +142,12 @@ fn stacked_bars_add_up_and_carry_intervals_for_monte_carlo() {
     assert_eq!(bars.series[0].name, "action fails");
     assert_eq!(bars.series.len(), 7);
     for c in 0..bars.categories.len() {
-        let total: f64 = bars.series.iter().filter_map(|s| s.values[c]).map(|v| v.value).sum();
+        let total: f64 = bars
+            .series
+            .iter()
+            .filter_map(|s| s.values[c])
+            .map(|v| v.value)
+            .sum();
         assert!((total - 1.0).abs() < 1e-9, "{total}");
         // The first boundary's interval mirrors p_success's.
         let fail = bars.series[0].values[c].unwrap();
@@ -188,7 +201,11 @@ fn storytelling_lines_are_per_variant_with_the_chance_die_at_zero() {
     let Plot::Bars(bars) = &dist.panels[0].plot else {
         panic!("not bars")
     };
-    assert_eq!(bars.series.len(), 5, "five spread pools of the first variant");
+    assert_eq!(
+        bars.series.len(),
+        5,
+        "five spread pools of the first variant"
+    );
     assert!(bars.categories.last().unwrap().ends_with('+'));
     for s in &bars.series {
         let total: f64 = s.values.iter().flatten().map(|v| v.value).sum();
@@ -233,7 +250,11 @@ fn scene_lines_per_doom_pool_and_final_doom_panels() {
             "doom=d12 2d10, end_at_2d12=true"
         ]
     );
-    assert!(chart.notes.last().unwrap().contains("counts as not succeeding"));
+    assert!(chart
+        .notes
+        .last()
+        .unwrap()
+        .contains("counts as not succeeding"));
     let doom = find(&charts, "cortex-scene-final-doom");
     assert_eq!(doom.panels.len(), 3);
     let Plot::Bars(first) = &doom.panels[0].plot else {

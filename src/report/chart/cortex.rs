@@ -242,7 +242,7 @@ fn pool_effect(results: &[&CaseResult]) -> Option<Chart> {
     let n = categories.len() as u32;
     let mut chart = Chart::single(
         "cortex-pool-effect",
-        "Effect die left after the two best dice are summed",
+        "Effect die left after the total dice are chosen",
         Plot::Bars(Bars {
             horizontal: true,
             stacked: true,

@@ -266,18 +266,5 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
-/// A file-name-safe slug.
-pub fn slug(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    out.trim_matches('-').to_string()
-}
-
 #[cfg(test)]
 mod tests;

@@ -82,6 +82,7 @@ pub fn run(cli: Cli, cancel: &AtomicBool) -> anyhow::Result<()> {
             let flags = systems::storytelling::quick_flags(&args)?;
             quick(quick_case("storytelling", flags)?, settings, cancel)
         }
+        Command::Report(args) => crate::batch::run(&args, cancel),
     }
 }
 
@@ -176,8 +177,8 @@ fn run_scenario(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
             .out
             .clone()
             .unwrap_or_else(|| PathBuf::from("reports").join(&scenario.name));
-        let files = report::folder_files(&report)?;
-        report::write_folder(&dir, &files)?;
+        let files = report::folder_files(&report, !args.no_charts)?;
+        report::write_folder(&dir, &files, !args.no_charts)?;
         if !settings.quiet {
             eprintln!("report written to {}", dir.display());
         }

@@ -29,6 +29,8 @@ pub enum Command {
     Advantage(AdvantageArgs),
     /// One Storytelling d10 pool: 10-again (or 9-, 8-again), rote, chance die.
     Storytelling(StorytellingArgs),
+    /// Run every scenario of a folder into its report folder, plus index.md and index.html.
+    Report(ReportArgs),
 }
 
 /// How to compute a case.
@@ -95,6 +97,34 @@ pub struct RunArgs {
     /// Write CSV and JSON but no charts.
     #[arg(long)]
     pub no_charts: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ReportArgs {
+    /// The folder of scenario files (every *.toml in it).
+    #[arg(default_value = "scenarios")]
+    pub scenarios: PathBuf,
+    /// Where the report folders and the index go.
+    #[arg(long, default_value = "reports")]
+    pub out: PathBuf,
+    /// Monte Carlo trials per case [default: each scenario's, else 1000000].
+    #[arg(long)]
+    pub trials: Option<u64>,
+    /// Random seed [default: each scenario's, else 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads [default: all cores]; results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// auto, exact, mc or both.
+    #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
+    pub method: MethodArg,
+    /// Write CSV and JSON but no charts.
+    #[arg(long)]
+    pub no_charts: bool,
+    /// No progress bar or notes on stderr.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -6,9 +6,11 @@
 //! [`systems::Case`]s ([`scenario`], [`options`]); each case is evaluated by
 //! the exact engine or the parallel Monte Carlo engine ([`engine`]) into an
 //! [`distribution::Evaluation`]; the [`report`] writers turn evaluations into
-//! tables, CSV and JSON.
+//! tables, CSV, JSON and charts; [`batch`] runs a folder of scenarios into
+//! report folders and an index.
 
 pub mod app;
+pub mod batch;
 pub mod cli;
 pub mod dice;
 pub mod distribution;

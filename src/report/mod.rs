@@ -3,7 +3,9 @@
 //! never touch files; [`write_atomic`] is the one function that does, writing
 //! a temporary file and renaming it so a file is whole or absent.
 
+pub mod chart;
 pub mod csv;
+pub mod index;
 pub mod json;
 pub mod table;
 
@@ -91,9 +93,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 }
 
 /// The files of a report folder, rendered in memory first so that a failure
-/// in any writer leaves the folder untouched.
-pub fn folder_files(report: &Report) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
-    Ok(vec![
+/// in any writer leaves the folder untouched; the charts (PNG and SVG) too
+/// unless `charts` is false (`--no-charts`).
+pub fn folder_files(report: &Report, charts: bool) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
+    let mut files = vec![
         ("summary.csv".into(), csv::summary(report)?),
         ("metrics.csv".into(), csv::metrics(report)?),
         ("distributions.csv".into(), csv::distributions(report)?),
@@ -101,77 +104,51 @@ pub fn folder_files(report: &Report) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
             "run.json".into(),
             json::to_bytes(&json::report_json(report, true)),
         ),
-    ])
+    ];
+    if charts {
+        files.extend(chart::files(report)?);
+    }
+    Ok(files)
 }
 
-/// Writes the report folder: every file whole or not at all.
-pub fn write_folder(dir: &Path, files: &[(String, Vec<u8>)]) -> anyhow::Result<()> {
+/// Writes the report folder: every file whole or not at all. With
+/// `prune_charts`, charts an earlier run left in the folder that this run
+/// did not draw are removed afterwards, so the folder never shows charts
+/// that disagree with its tables. Only in a folder oddsmith wrote before (it
+/// had `run.json`), and only files named like oddsmith's charts
+/// (`<system>-....png|svg`), so pointing `--out` at a folder of one's own
+/// pictures deletes nothing of theirs.
+pub fn write_folder(
+    dir: &Path,
+    files: &[(String, Vec<u8>)],
+    prune_charts: bool,
+) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir)
         .with_context(|| format!("cannot create the report folder {}", dir.display()))?;
+    let ours = dir.join("run.json").is_file();
     for (name, bytes) in files {
         write_atomic(&dir.join(name), bytes)?;
+    }
+    if prune_charts && ours {
+        let entries = std::fs::read_dir(dir)
+            .with_context(|| format!("cannot list the report folder {}", dir.display()))?;
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let is_chart = (name.ends_with(".png") || name.ends_with(".svg"))
+                && crate::systems::system_names()
+                    .iter()
+                    .any(|system| name.starts_with(&format!("{system}-")));
+            if is_chart && !files.iter().any(|(f, _)| *f == name) {
+                std::fs::remove_file(entry.path())
+                    .with_context(|| format!("cannot remove the old chart {name}"))?;
+            }
+        }
     }
     Ok(())
 }
 
 #[cfg(test)]
-pub(crate) mod fixture {
-    //! A small fixed report for the writers' unit tests.
-    use super::*;
-    use crate::distribution::{DistRow, Metric, Spread};
-    use serde_json::json;
-
-    pub fn report() -> Report {
-        let mut inputs = Map::new();
-        inputs.insert("pool".into(), json!("d8 d6"));
-        inputs.insert("vs".into(), json!("2d6"));
-        let evaluation = Evaluation {
-            metrics: vec![
-                Metric::probability("p_success", 0.25),
-                Metric {
-                    name: "mean_effect_step".into(),
-                    value: None,
-                    spread: Spread::Mean {
-                        variance: 0.0,
-                        base: 0.0,
-                    },
-                },
-            ],
-            rows: vec![DistRow::new("total", 3, 0.5), DistRow::new("total", 4, 0.5)],
-            dropped_mass: Some(0.0),
-        };
-        let exact = CaseResult {
-            case: "d8 d6 vs 2d6".into(),
-            system: "cortex",
-            inputs: inputs.clone(),
-            method: MethodUsed::Exact,
-            trials: None,
-            seed: None,
-            evaluation: evaluation.clone(),
-            ci95: vec![],
-            z_vs_exact: None,
-        };
-        let mc = CaseResult {
-            method: MethodUsed::MonteCarlo,
-            trials: Some(100),
-            seed: Some(1),
-            ci95: vec![Some((0.2, 0.3)), None],
-            z_vs_exact: Some(vec![Some(0.5), None]),
-            evaluation: Evaluation {
-                dropped_mass: None,
-                ..evaluation
-            },
-            ..exact.clone()
-        };
-        Report {
-            name: "fixture".into(),
-            description: None,
-            seed: 1,
-            trials: 100,
-            results: vec![exact, mc],
-        }
-    }
-}
+pub(crate) mod fixture;
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,183 @@
+//! `oddsmith report [scenarios/] [--out reports/]` (SPEC 8, issue 6): runs
+//! every scenario file of a folder into `<out>/<scenario name>/` and writes
+//! `<out>/index.md` and `<out>/index.html` linking each folder's tables and
+//! embedding its charts.
+//!
+//! Every scenario is loaded before any is run, so a bad file stops the
+//! command (exit 2) before any work; every scenario is run and every file
+//! rendered in memory before any is written, so a Ctrl-C (exit 130) or a
+//! failure leaves the previous reports as they were, and each file is
+//! written whole or not at all (`report::write_atomic`).
+
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::Context;
+
+use crate::app::{evaluate_case, Settings};
+use crate::cli::{CommonArgs, ReportArgs};
+use crate::engine::monte_carlo::Interrupted;
+use crate::errors::input_error;
+use crate::report::index::{self, IndexEntry};
+use crate::report::{self, Report};
+use crate::scenario::{self, Scenario};
+
+/// The scenario files of a folder: every `*.toml`, by file name.
+pub fn scenario_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        input_error(format!(
+            "cannot read the scenarios folder {}: {e}",
+            dir.display()
+        ))
+    })?;
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(input_error(format!(
+            "no scenario files (*.toml) in {}",
+            dir.display()
+        )));
+    }
+    Ok(files)
+}
+
+/// A scenario name must be usable as one folder name under `--out`.
+fn check_folder_name(name: &str, file: &Path) -> anyhow::Result<()> {
+    let mut components = Path::new(name).components();
+    let single = matches!(components.next(), Some(Component::Normal(_)))
+        && components.next().is_none()
+        && !name.contains(['/', '\\']);
+    if single {
+        Ok(())
+    } else {
+        Err(input_error(format!(
+            "{}: the scenario name \"{name}\" cannot be a report folder name: use letters, digits, spaces, - or _ without slashes",
+            file.display()
+        )))
+    }
+}
+
+/// The command line that regenerates the index, written into it.
+fn command_line(args: &ReportArgs) -> String {
+    let mut parts = vec![
+        "oddsmith report".to_string(),
+        args.scenarios.display().to_string(),
+        format!("--out {}", args.out.display()),
+    ];
+    if let Some(t) = args.trials {
+        parts.push(format!("--trials {t}"));
+    }
+    if let Some(s) = args.seed {
+        parts.push(format!("--seed {s}"));
+    }
+    if args.method != crate::cli::MethodArg::Auto {
+        let method = match args.method {
+            crate::cli::MethodArg::Auto => "auto",
+            crate::cli::MethodArg::Exact => "exact",
+            crate::cli::MethodArg::Mc => "mc",
+            crate::cli::MethodArg::Both => "both",
+        };
+        parts.push(format!("--method {method}"));
+    }
+    if args.no_charts {
+        parts.push("--no-charts".into());
+    }
+    parts.join(" ")
+}
+
+/// Runs the `report` command.
+pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
+    let files = scenario_files(&args.scenarios)?;
+    let mut scenarios: Vec<(PathBuf, Scenario)> = Vec::new();
+    for file in files {
+        let loaded = scenario::load(&file)?;
+        check_folder_name(&loaded.name, &file)?;
+        if let Some((other, _)) = scenarios.iter().find(|(_, s)| s.name == loaded.name) {
+            return Err(input_error(format!(
+                "{} and {} are both named \"{}\": report folders are named after scenarios, so give each its own `name`",
+                other.display(),
+                file.display(),
+                loaded.name
+            )));
+        }
+        scenarios.push((file, loaded));
+    }
+
+    let common = CommonArgs {
+        trials: args.trials,
+        seed: args.seed,
+        threads: args.threads,
+        method: args.method,
+        quiet: args.quiet,
+        ..CommonArgs::default()
+    };
+    let mut reports: Vec<(PathBuf, Report)> = Vec::new();
+    for (file, scenario) in &scenarios {
+        let settings = Settings::resolve(&common, scenario.trials, scenario.seed)?;
+        if !args.quiet {
+            eprintln!(
+                "running {} ({} cases)",
+                file.display(),
+                scenario.cases.len()
+            );
+        }
+        let mut results = Vec::new();
+        for case in &scenario.cases {
+            results.extend(
+                evaluate_case(case, &settings, cancel)
+                    .with_context(|| format!("scenario {}", file.display()))?,
+            );
+        }
+        reports.push((
+            file.clone(),
+            Report {
+                name: scenario.name.clone(),
+                description: scenario.description.clone(),
+                seed: settings.seed,
+                trials: settings.trials,
+                results,
+            },
+        ));
+    }
+
+    // Everything is rendered before anything is written.
+    let charts = !args.no_charts;
+    let mut folders = Vec::new();
+    for (_, report) in &reports {
+        folders.push(report::folder_files(report, charts)?);
+    }
+    let entries: Vec<IndexEntry<'_>> = reports
+        .iter()
+        .zip(&folders)
+        .map(|((file, report), files)| IndexEntry {
+            source: file.display().to_string(),
+            folder: report.name.clone(),
+            report,
+            files: files.iter().map(|(name, _)| name.clone()).collect(),
+        })
+        .collect();
+    let command = command_line(args);
+    let index_md = index::markdown(&entries, &command);
+    let index_html = index::html(&entries, &command);
+    if cancel.load(Ordering::SeqCst) {
+        return Err(Interrupted.into());
+    }
+
+    for ((_, report), files) in reports.iter().zip(&folders) {
+        report::write_folder(&args.out.join(&report.name), files, charts)?;
+    }
+    report::write_atomic(&args.out.join("index.md"), &index_md)?;
+    report::write_atomic(&args.out.join("index.html"), &index_html)?;
+    if !args.quiet {
+        eprintln!(
+            "wrote {} report folders, index.md and index.html to {}",
+            reports.len(),
+            args.out.display()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,359 @@
+//! Cortex charts (issue 6): the `p_success` heatmap of hero pools against
+//! opposing pools (or difficulties), the effect die as stacked bars per case
+//! (after opposition: `win_effect_*` with failures; alone: `pool_effect_*`),
+//! and hitch and botch frequencies per pool. Metric names are SPEC 2's.
+
+use super::model::{
+    bar_legend, sequential, Axis, BarSeries, Bars, Chart, Heatmap, Panel, Plot, Value, GREY,
+    MIN_HEIGHT, MIN_WIDTH, PALETTE,
+};
+use super::{
+    fixed_rules_note, input, label_of, method_note, metric, metric_value, share, varying_keys,
+};
+use crate::report::CaseResult;
+
+/// The effect die sizes of SPEC 2, smallest first.
+const SIZES: [&str; 5] = ["d4", "d6", "d8", "d10", "d12"];
+
+pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
+    let mut out = Vec::new();
+    out.extend(heatmap(results));
+    out.extend(win_effect(results));
+    out.extend(pool_effect(results));
+    out.extend(hitches(results));
+    out
+}
+
+/// The opposition of a case as a column label: the reacting pool, or the
+/// fixed difficulty.
+fn opposition(r: &CaseResult) -> Option<String> {
+    if let Some(vs) = input(r, "vs") {
+        Some(vs)
+    } else {
+        input(r, "difficulty").map(|d| format!("difficulty {d}"))
+    }
+}
+
+fn heatmap(results: &[&CaseResult]) -> Option<Chart> {
+    let opposed: Vec<&CaseResult> = results
+        .iter()
+        .copied()
+        .filter(|r| opposition(r).is_some() && metric(r, "p_success").is_some())
+        .collect();
+    if opposed.is_empty() {
+        return None;
+    }
+    // Rows: the hero pool plus whatever else varies apart from the opposition.
+    let row_keys = varying_keys(&opposed, &["pool", "vs", "difficulty"]);
+    let row_label = |r: &CaseResult| {
+        let pool = input(r, "pool").unwrap_or_default();
+        let extra = label_of(r, &row_keys);
+        if extra.is_empty() {
+            pool
+        } else {
+            format!("{pool} · {extra}")
+        }
+    };
+    let mut rows: Vec<String> = Vec::new();
+    let mut columns: Vec<String> = Vec::new();
+    for r in &opposed {
+        let row = row_label(r);
+        if !rows.contains(&row) {
+            rows.push(row);
+        }
+        let col = opposition(r).unwrap_or_default();
+        if !columns.contains(&col) {
+            columns.push(col);
+        }
+    }
+    let mut cells = vec![vec![None; columns.len()]; rows.len()];
+    for r in &opposed {
+        let ri = rows.iter().position(|x| *x == row_label(r)).unwrap_or(0);
+        let oc = opposition(r).unwrap_or_default();
+        let ci = columns.iter().position(|x| *x == oc).unwrap_or(0);
+        if cells[ri][ci].is_none() {
+            cells[ri][ci] = metric(r, "p_success");
+        }
+    }
+    let by_pool = opposed.iter().any(|r| input(r, "vs").is_some());
+    let by_difficulty = opposed.iter().any(|r| input(r, "difficulty").is_some());
+    let x_label = match (by_pool, by_difficulty) {
+        (true, false) => "Opposing pool (dice rolled against the hero)",
+        (false, true) => "Difficulty (total to beat)",
+        _ => "Opposition (a rolled pool or a fixed difficulty)",
+    };
+    let mut chart = Chart::single(
+        "cortex-p-success",
+        "Chance the hero's action succeeds",
+        Plot::Heatmap(Heatmap {
+            rows: rows.clone(),
+            columns: columns.clone(),
+            cells,
+            x_label: x_label.into(),
+            y_label: "Hero's pool".into(),
+            scale_label: "P(success), %".into(),
+        }),
+    );
+    chart
+        .notes
+        .extend(fixed_rules_note(&opposed, &["pool", "vs", "difficulty"]));
+    let mc_note = method_note(&opposed, false);
+    let widest = opposed
+        .iter()
+        .filter_map(|r| metric_value(r, "p_success").and_then(|v| v.ci))
+        .map(|(lo, hi)| (hi - lo) / 2.0)
+        .fold(0.0, f64::max);
+    chart.notes.push(if widest > 0.0 {
+        format!(
+            "{} 95% intervals are within ±{:.2} percentage points.",
+            mc_note,
+            widest * 100.0
+        )
+    } else {
+        mc_note
+    });
+    chart.width = MIN_WIDTH.max(480 + 135 * columns.len() as u32);
+    chart.height = MIN_HEIGHT.max(300 + 62 * rows.len() as u32);
+    Some(chart)
+}
+
+/// Running totals across a bar's segments, each with its interval: the
+/// first boundary (after "fail") is `1 - p_success`, whose interval is the
+/// mirror of `p_success`'s; later ones are shares of all trials.
+fn stacked_segments(r: &CaseResult, parts: &[(f64, Option<(f64, f64)>)]) -> Vec<Option<Value>> {
+    let mut out = Vec::new();
+    let mut total = 0.0;
+    let last = parts.iter().rposition(|(p, _)| *p > 0.0).unwrap_or(0);
+    for (i, (p, given)) in parts.iter().enumerate() {
+        total += p;
+        let ci = if i >= last {
+            None
+        } else {
+            given.or(share(r, total).ci)
+        };
+        out.push(Some(Value { value: *p, ci }));
+    }
+    out
+}
+
+fn effect_series(names: &[String]) -> Vec<BarSeries> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| BarSeries {
+            name: name.clone(),
+            colour: if name == "fail" {
+                GREY
+            } else {
+                // d4 dark .. beyond light on the sequential scale.
+                sequential(0.08 + 0.84 * (i.saturating_sub(1)) as f64 / 5.0)
+            },
+            values: Vec::new(),
+        })
+        .collect()
+}
+
+fn win_effect(results: &[&CaseResult]) -> Option<Chart> {
+    let opposed: Vec<&CaseResult> = results
+        .iter()
+        .copied()
+        .filter(|r| metric(r, "p_success").is_some())
+        .collect();
+    if opposed.is_empty() {
+        return None;
+    }
+    let mut names = vec!["fail".to_string()];
+    names.extend(SIZES.iter().map(|s| s.to_string()));
+    names.push("beyond d12".into());
+    let mut series = effect_series(&names);
+    for s in &mut series {
+        s.name = match s.name.as_str() {
+            "fail" => "action fails".into(),
+            "beyond d12" => "beyond d12 (heroic)".into(),
+            other => format!("succeeds, {other}"),
+        };
+    }
+    let mut categories = Vec::new();
+    for r in &opposed {
+        categories.push(r.case.clone());
+        let p_success = metric(r, "p_success").unwrap_or(0.0);
+        let fail_ci = metric_value(r, "p_success")
+            .and_then(|v| v.ci)
+            .map(|(lo, hi)| (1.0 - hi, 1.0 - lo));
+        let mut parts = vec![(1.0 - p_success, fail_ci)];
+        for size in SIZES {
+            parts.push((
+                metric(r, &format!("win_effect_{size}")).unwrap_or(0.0),
+                None,
+            ));
+        }
+        parts.push((metric(r, "win_effect_beyond").unwrap_or(0.0), None));
+        for (s, v) in series.iter_mut().zip(stacked_segments(r, &parts)) {
+            s.values.push(v);
+        }
+    }
+    let n = categories.len() as u32;
+    let mut chart = Chart::single(
+        "cortex-effect-die",
+        "Failure, or the effect die on a success",
+        Plot::Bars(Bars {
+            horizontal: true,
+            stacked: true,
+            categories,
+            category_label: "Case".into(),
+            series: series.clone(),
+            axis: Axis::percent("Share of rolls, %"),
+            value_labels: true,
+        }),
+    );
+    chart.legend = bar_legend(&series);
+    chart
+        .notes
+        .extend(fixed_rules_note(&opposed, &["pool", "vs", "difficulty"]));
+    chart.notes.push(method_note(&opposed, true));
+    chart.fit_height(70 + 46 * n);
+    Some(chart)
+}
+
+fn pool_effect(results: &[&CaseResult]) -> Option<Chart> {
+    // Only for rolls without opposition: opposed ones have the chart above.
+    let alone: Vec<&CaseResult> = results
+        .iter()
+        .copied()
+        .filter(|r| metric(r, "p_success").is_none() && metric(r, "pool_effect_d4").is_some())
+        .collect();
+    if alone.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = SIZES.iter().map(|s| s.to_string()).collect();
+    let mut series = effect_series(&[vec!["fail".to_string()], names.clone()].concat());
+    series.remove(0);
+    let mut categories = Vec::new();
+    for r in &alone {
+        categories.push(r.case.clone());
+        let parts: Vec<(f64, Option<(f64, f64)>)> = SIZES
+            .iter()
+            .map(|s| (metric(r, &format!("pool_effect_{s}")).unwrap_or(0.0), None))
+            .collect();
+        for (s, v) in series.iter_mut().zip(stacked_segments(r, &parts)) {
+            s.values.push(v);
+        }
+    }
+    let n = categories.len() as u32;
+    let mut chart = Chart::single(
+        "cortex-pool-effect",
+        "Effect die left after the total dice are chosen",
+        Plot::Bars(Bars {
+            horizontal: true,
+            stacked: true,
+            categories,
+            category_label: "Case".into(),
+            series: series.clone(),
+            axis: Axis::percent("Share of rolls, %"),
+            value_labels: true,
+        }),
+    );
+    chart.legend = bar_legend(&series);
+    chart
+        .notes
+        .push("d4 also counts rolls with no live die left for the effect (SPEC 2).".into());
+    chart.notes.push(method_note(&alone, true));
+    chart.fit_height(70 + 46 * n);
+    Some(chart)
+}
+
+/// A percentage axis whose top follows the data: hitch chances stay well
+/// below 100%, and the bars would be cramped on a full scale.
+fn auto_percent() -> Axis {
+    Axis {
+        max: None,
+        ..Axis::percent("Share of rolls, %")
+    }
+}
+
+fn hitches(results: &[&CaseResult]) -> Option<Chart> {
+    // Hitches depend on the pool alone, so one bar group per distinct pool.
+    let mut pools: Vec<(String, &CaseResult)> = Vec::new();
+    for r in results {
+        if let Some(pool) = input(r, "pool") {
+            if metric(r, "p_hitch").is_some() && !pools.iter().any(|(p, _)| *p == pool) {
+                pools.push((pool, r));
+            }
+        }
+    }
+    if pools.is_empty() {
+        return None;
+    }
+    let mut hitch = BarSeries {
+        name: "at least one hitch (a 1)".into(),
+        colour: PALETTE[4],
+        values: Vec::new(),
+    };
+    let mut botch = BarSeries {
+        name: "botch (every die a 1)".into(),
+        colour: PALETTE[1],
+        values: Vec::new(),
+    };
+    for (_, r) in &pools {
+        hitch.values.push(metric_value(r, "p_hitch"));
+        botch.values.push(metric_value(r, "p_botch"));
+    }
+    let hero = Bars {
+        horizontal: true,
+        stacked: false,
+        categories: pools.iter().map(|(p, _)| p.clone()).collect(),
+        category_label: "Hero's pool".into(),
+        series: vec![hitch.clone(), botch.clone()],
+        axis: auto_percent(),
+        value_labels: true,
+    };
+    let mut panels = vec![Panel {
+        caption: Some("The hero's pool".into()),
+        plot: Plot::Bars(hero),
+    }];
+    // The reacting pool's hitches are the player's opportunities.
+    let mut reacting: Vec<(String, &CaseResult)> = Vec::new();
+    for r in results {
+        if let Some(vs) = input(r, "vs") {
+            if metric(r, "p_reaction_hitch").is_some() && !reacting.iter().any(|(p, _)| *p == vs) {
+                reacting.push((vs, r));
+            }
+        }
+    }
+    if !reacting.is_empty() {
+        panels.push(Panel {
+            caption: Some("The opposing pool".into()),
+            plot: Plot::Bars(Bars {
+                horizontal: true,
+                stacked: false,
+                categories: reacting.iter().map(|(p, _)| p.clone()).collect(),
+                category_label: "Opposing pool".into(),
+                series: vec![BarSeries {
+                    values: reacting
+                        .iter()
+                        .map(|(_, r)| metric_value(r, "p_reaction_hitch"))
+                        .collect(),
+                    ..hitch.clone()
+                }],
+                axis: auto_percent(),
+                value_labels: true,
+            }),
+        });
+    }
+    let rows = pools.len().max(reacting.len()) as u32;
+    let mut chart = Chart {
+        stem: "cortex-hitches".into(),
+        title: "Hitches and botches".into(),
+        notes: vec![
+            "A hitch in the opposing pool is the player's opportunity; a botch leaves the action with total 0.".into(),
+            method_note(results, true),
+        ],
+        legend: bar_legend(&[hitch, botch]),
+        columns: panels.len(),
+        panels,
+        width: MIN_WIDTH.max(if reacting.is_empty() { 0 } else { 1500 }),
+        height: MIN_HEIGHT,
+    };
+    chart.fit_height(90 + 64 * rows);
+    Some(chart)
+}

@@ -1,0 +1,270 @@
+//! Charts of a report (SPEC 8: "charts as PNG and SVG"), built from the
+//! [`Report`] value alone: each system's results are found by their
+//! `system` name and read through their inputs, metric names, distribution
+//! rows and 95% intervals, so the charts work for any report that follows
+//! the SPEC's names, whichever engine produced it.
+//!
+//! A system plugs in by adding a builder module and one arm to
+//! [`charts`]; results of a system without one simply get no charts.
+//!
+//! Which result a chart draws for a case: the exact one when there is one
+//! (with `--method both` a case appears twice), else the Monte Carlo one,
+//! whose 95% intervals are drawn as error bars.
+
+pub mod model;
+pub mod render;
+
+mod advantage;
+mod cortex;
+mod scene;
+mod storytelling;
+
+use serde_json::Value as Json;
+
+use super::{CaseResult, MethodUsed, Report};
+use crate::stats;
+pub use model::Chart;
+
+/// Every chart of the report, in a fixed order: systems as they first
+/// appear in the report, each system's charts in its builder's order.
+pub fn charts(report: &Report) -> Vec<Chart> {
+    let mut systems: Vec<&str> = Vec::new();
+    for r in &report.results {
+        if !systems.contains(&r.system) {
+            systems.push(r.system);
+        }
+    }
+    let mut out = Vec::new();
+    for system in systems {
+        let results = chosen(report, system);
+        match system {
+            "cortex" => out.extend(cortex::charts(&results)),
+            "storytelling" => out.extend(storytelling::charts(&results)),
+            "advantage" => out.extend(advantage::charts(&results)),
+            "cortex-scene" => out.extend(scene::charts(&results)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The chart files of a report: `<stem>.png` and `<stem>.svg` per chart.
+pub fn files(report: &Report) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
+    let mut files = Vec::new();
+    for chart in charts(report) {
+        files.push((format!("{}.png", chart.stem), render::png(&chart)?));
+        files.push((
+            format!("{}.svg", chart.stem),
+            render::svg(&chart)?.into_bytes(),
+        ));
+    }
+    Ok(files)
+}
+
+/// Per case of `system`, in report order: the exact result if there is one,
+/// else the Monte Carlo one.
+pub fn chosen<'a>(report: &'a Report, system: &str) -> Vec<&'a CaseResult> {
+    let mut out: Vec<&CaseResult> = Vec::new();
+    for r in report.results.iter().filter(|r| r.system == system) {
+        match out.iter_mut().find(|o| o.case == r.case) {
+            Some(existing) => {
+                if existing.method != MethodUsed::Exact && r.method == MethodUsed::Exact {
+                    *existing = r;
+                }
+            }
+            None => out.push(r),
+        }
+    }
+    out
+}
+
+/// A metric's value.
+pub fn metric(r: &CaseResult, name: &str) -> Option<f64> {
+    r.evaluation
+        .metrics
+        .iter()
+        .find(|m| m.name == name)
+        .and_then(|m| m.value)
+}
+
+/// A metric's value with its 95% interval (Monte Carlo only).
+pub fn metric_value(r: &CaseResult, name: &str) -> Option<model::Value> {
+    let i = r.evaluation.metrics.iter().position(|m| m.name == name)?;
+    let value = r.evaluation.metrics[i].value?;
+    let ci = r.ci95.get(i).copied().flatten();
+    Some(model::Value { value, ci })
+}
+
+/// A proportion of all trials with its Wilson 95% interval when the result
+/// is a Monte Carlo one (distribution rows and running totals are shares of
+/// all trials, as SPEC 8's intervals for probabilities are).
+pub fn share(r: &CaseResult, p: f64) -> model::Value {
+    let ci = match (r.method, r.trials) {
+        (MethodUsed::MonteCarlo, Some(n)) if n > 0 => {
+            Some(stats::wilson(p.clamp(0.0, 1.0), n as f64, stats::z95()))
+        }
+        _ => None,
+    };
+    model::Value { value: p, ci }
+}
+
+/// The rows of one distribution variable: `(outcome, probability)`.
+pub fn distribution<'a>(r: &'a CaseResult, variable: &str) -> Vec<(&'a str, f64)> {
+    r.evaluation
+        .rows
+        .iter()
+        .filter(|row| row.variable == variable)
+        .map(|row| (row.outcome.as_str(), row.probability))
+        .collect()
+}
+
+/// An input as text: strings bare, numbers and booleans as written, tables
+/// as `key=value` pairs.
+pub fn input_text(value: &Json) -> String {
+    match value {
+        Json::String(s) => s.clone(),
+        Json::Object(map) => map
+            .iter()
+            .map(|(k, v)| format!("{k}={}", input_text(v)))
+            .collect::<Vec<_>>()
+            .join(" "),
+        other => other.to_string(),
+    }
+}
+
+/// An input of a result as text.
+pub fn input(r: &CaseResult, key: &str) -> Option<String> {
+    r.inputs.get(key).map(input_text)
+}
+
+/// An integer input.
+pub fn input_int(r: &CaseResult, key: &str) -> Option<i64> {
+    r.inputs.get(key).and_then(Json::as_i64)
+}
+
+/// The input keys, other than `skip`, whose values differ between results,
+/// in first-seen order.
+pub fn varying_keys(results: &[&CaseResult], skip: &[&str]) -> Vec<String> {
+    let mut keys: Vec<String> = Vec::new();
+    for r in results {
+        for k in r.inputs.keys() {
+            if !skip.contains(&k.as_str()) && !keys.contains(k) {
+                keys.push(k.clone());
+            }
+        }
+    }
+    keys.retain(|k| !is_fixed(results, k));
+    keys
+}
+
+/// Whether every result that has input `key` has the same value for it
+/// (options that do not apply to a case are absent from its inputs, SPEC 8,
+/// and do not count as a difference).
+fn is_fixed(results: &[&CaseResult], key: &str) -> bool {
+    let mut values = results.iter().filter_map(|r| r.inputs.get(key));
+    match values.next() {
+        Some(first) => values.all(|v| v == first),
+        None => true,
+    }
+}
+
+/// `key=value`, a table flattened to `key.sub=value` pairs as in
+/// `summary.csv` (SPEC 8).
+pub fn pairs(key: &str, value: &Json) -> Vec<String> {
+    match value {
+        Json::Object(map) => map
+            .iter()
+            .flat_map(|(k, v)| pairs(&format!("{key}.{k}"), v))
+            .collect(),
+        other => vec![format!("{key}={}", input_text(other))],
+    }
+}
+
+/// `key=value` for the given keys of a result, joined by ", ".
+pub fn label_of(r: &CaseResult, keys: &[String]) -> String {
+    keys.iter()
+        .filter_map(|k| r.inputs.get(k).map(|v| pairs(k, v).join(", ")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The input keys some results have and others lack (options that apply
+/// to some cases only, like `threshold` with `policy = "threshold"`).
+pub fn partial_keys(results: &[&CaseResult]) -> Vec<String> {
+    let mut keys: Vec<String> = Vec::new();
+    for r in results {
+        for k in r.inputs.keys() {
+            if !keys.contains(k) && results.iter().any(|o| !o.inputs.contains_key(k)) {
+                keys.push(k.clone());
+            }
+        }
+    }
+    keys
+}
+
+/// The note line of rules held fixed across the results (inputs with one
+/// value wherever they apply, other than `skip`): "Rules: keep=2, ...".
+pub fn fixed_rules_note(results: &[&CaseResult], skip: &[&str]) -> Option<String> {
+    let mut fixed: Vec<String> = Vec::new();
+    let mut seen: Vec<&String> = Vec::new();
+    for r in results {
+        for (k, v) in &r.inputs {
+            if skip.contains(&k.as_str()) || seen.contains(&k) {
+                continue;
+            }
+            seen.push(k);
+            if is_fixed(results, k) {
+                fixed.extend(pairs(k, v));
+            }
+        }
+    }
+    (!fixed.is_empty()).then(|| format!("Rules: {}", fixed.join(", ")))
+}
+
+/// The note line saying how the numbers were found.
+pub fn method_note(results: &[&CaseResult], error_bars: bool) -> String {
+    let mc: Vec<&&CaseResult> = results
+        .iter()
+        .filter(|r| r.method == MethodUsed::MonteCarlo)
+        .collect();
+    let sampled = |r: &CaseResult| {
+        format!(
+            "{} trials per case, seed {}",
+            thousands(r.trials.unwrap_or(0)),
+            r.seed.unwrap_or(0)
+        )
+    };
+    let bars = if error_bars {
+        "; error bars show 95% intervals"
+    } else {
+        ""
+    };
+    match mc.first() {
+        None => "Exact probabilities.".into(),
+        Some(first) if mc.len() == results.len() => {
+            format!("Monte Carlo, {}{bars}.", sampled(first))
+        }
+        Some(first) => format!(
+            "Exact where feasible; Monte Carlo for {} of {} cases ({}){bars}.",
+            mc.len(),
+            results.len(),
+            sampled(first)
+        ),
+    }
+}
+
+/// `1000000` as "1,000,000".
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

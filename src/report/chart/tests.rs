@@ -1,0 +1,304 @@
+//! Chart tests on the fixed reports of `report::fixture`: every chart kind
+//! renders a non-empty PNG of at least 1200x800 and a well-formed SVG,
+//! rendering is deterministic, and the builders read the right numbers.
+
+use super::model::{Chart, Plot};
+use super::*;
+use crate::report::fixture;
+
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let reader = decoder.read_info().expect("a valid PNG");
+    let info = reader.info();
+    (info.width, info.height)
+}
+
+/// Renders both formats and checks them; returns the SVG.
+fn check_renders(chart: &Chart) -> String {
+    let png_bytes = render::png(chart).expect("PNG renders");
+    assert!(png_bytes.len() > 10_000, "{}: PNG too small", chart.stem);
+    let (w, h) = png_size(&png_bytes);
+    assert!(w >= 1200 && h >= 800, "{}: {w}x{h}", chart.stem);
+    let svg = render::svg(chart).expect("SVG renders");
+    let doc = roxmltree::Document::parse(&svg)
+        .unwrap_or_else(|e| panic!("{}: SVG is not well-formed XML: {e}", chart.stem));
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    // Every chart carries its title as text.
+    let first_words = chart.title.split(' ').take(2).collect::<Vec<_>>().join(" ");
+    assert!(
+        svg.contains(&first_words),
+        "{}: title missing from the SVG",
+        chart.stem
+    );
+    svg
+}
+
+fn stems(charts: &[Chart]) -> Vec<&str> {
+    charts.iter().map(|c| c.stem.as_str()).collect()
+}
+
+fn find<'a>(charts: &'a [Chart], stem: &str) -> &'a Chart {
+    charts
+        .iter()
+        .find(|c| c.stem == stem)
+        .unwrap_or_else(|| panic!("no chart {stem} in {:?}", stems(charts)))
+}
+
+fn all_fixture_reports() -> Vec<crate::report::Report> {
+    vec![
+        fixture::cortex(false, true),
+        fixture::cortex(true, false),
+        fixture::storytelling(false),
+        fixture::storytelling(true),
+        fixture::advantage(false),
+        fixture::advantage(true),
+        fixture::scene(false),
+        fixture::scene(true),
+    ]
+}
+
+#[test]
+fn every_chart_kind_renders_png_and_svg() {
+    let mut seen = Vec::new();
+    for report in all_fixture_reports() {
+        for chart in charts(&report) {
+            check_renders(&chart);
+            seen.push(chart.stem.clone());
+        }
+    }
+    for stem in [
+        "cortex-p-success",
+        "cortex-effect-die",
+        "cortex-pool-effect",
+        "cortex-hitches",
+        "storytelling-at-least-k",
+        "storytelling-successes",
+        "advantage-tiers",
+        "advantage-miss-to-strong",
+        "cortex-scene-success-by-action",
+        "cortex-scene-final-doom",
+    ] {
+        assert!(seen.iter().any(|s| s == stem), "{stem} was never drawn");
+    }
+}
+
+#[test]
+fn rendering_twice_gives_the_same_bytes() {
+    for report in [fixture::cortex(true, false), fixture::scene(true)] {
+        for chart in charts(&report) {
+            assert_eq!(render::svg(&chart).unwrap(), render::svg(&chart).unwrap());
+            assert_eq!(render::png(&chart).unwrap(), render::png(&chart).unwrap());
+        }
+    }
+}
+
+#[test]
+fn cortex_heatmap_holds_each_exact_p_success() {
+    let report = fixture::cortex(false, true);
+    let charts = charts(&report);
+    let chart = find(&charts, "cortex-p-success");
+    let Plot::Heatmap(h) = &chart.panels[0].plot else {
+        panic!("not a heatmap")
+    };
+    // Rows and columns in report order ([[case]]s come before [[sweep]]s).
+    assert_eq!(h.rows, ["d10 d8 d6", "d8 2d6", "d12 d10 d8 d6"]);
+    assert_eq!(h.columns, ["difficulty 11", "2d6", "2d8", "3d8", "2d10"]);
+    for r in &report.results {
+        let Some(vs) = input(r, "vs") else { continue };
+        let row = h
+            .rows
+            .iter()
+            .position(|x| Some(x) == input(r, "pool").as_ref())
+            .unwrap();
+        let col = h.columns.iter().position(|x| *x == vs).unwrap();
+        assert_eq!(h.cells[row][col], metric(r, "p_success"));
+    }
+    // Only d10 d8 d6 was rolled against difficulty 11.
+    assert!(h.cells[0][0].is_some() && h.cells[1][0].is_none());
+    assert!(
+        chart.notes[0].starts_with("Rules: keep=2"),
+        "{:?}",
+        chart.notes
+    );
+    assert_eq!(chart.notes.last().unwrap(), "Exact probabilities.");
+    // The SVG prints the value of a cell.
+    let svg = render::svg(chart).unwrap();
+    let v = model::percent(h.cells[0][0].unwrap());
+    assert!(
+        svg.contains(&format!(">\n{v}\n<")) || svg.contains(&v),
+        "{v}"
+    );
+}
+
+#[test]
+fn stacked_bars_add_up_and_carry_intervals_for_monte_carlo() {
+    let report = fixture::cortex(true, false);
+    let charts = charts(&report);
+    let chart = find(&charts, "cortex-effect-die");
+    let Plot::Bars(bars) = &chart.panels[0].plot else {
+        panic!("not bars")
+    };
+    assert!(bars.stacked && bars.horizontal);
+    assert_eq!(bars.series[0].name, "action fails");
+    assert_eq!(bars.series.len(), 7);
+    for c in 0..bars.categories.len() {
+        let total: f64 = bars
+            .series
+            .iter()
+            .filter_map(|s| s.values[c])
+            .map(|v| v.value)
+            .sum();
+        assert!((total - 1.0).abs() < 1e-9, "{total}");
+        // The first boundary's interval mirrors p_success's.
+        let fail = bars.series[0].values[c].unwrap();
+        let (lo, hi) = fail.ci.expect("Monte Carlo intervals");
+        assert!(lo <= fail.value && fail.value <= hi);
+    }
+    assert!(chart.notes.last().unwrap().contains("4,000 trials"));
+    assert!(chart.legend.len() >= 2);
+}
+
+#[test]
+fn hitch_bars_have_one_group_per_distinct_pool() {
+    let report = fixture::cortex(false, false);
+    let charts = charts(&report);
+    let chart = find(&charts, "cortex-hitches");
+    let Plot::Bars(hero) = &chart.panels[0].plot else {
+        panic!("not bars")
+    };
+    assert_eq!(hero.categories, ["d8 2d6", "d10 d8 d6", "d12 d10 d8 d6"]);
+    // p_botch of any pool = product of 1/S (REFERENCE.md): d8 2d6 -> 1/288.
+    let botch = hero.series[1].values[0].unwrap().value;
+    assert!((botch - 1.0 / 288.0).abs() < 1e-12);
+    let Plot::Bars(opp) = &chart.panels[1].plot else {
+        panic!("not bars")
+    };
+    assert_eq!(opp.categories, ["2d6", "2d8", "3d8", "2d10"]);
+}
+
+#[test]
+fn storytelling_lines_are_per_variant_with_the_chance_die_at_zero() {
+    let report = fixture::storytelling(false);
+    let charts = charts(&report);
+    let chart = find(&charts, "storytelling-at-least-k");
+    assert_eq!(chart.panels.len(), 4);
+    let names: Vec<_> = chart.legend.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, ["10-again", "9-again", "8-again", "10-again + rote"]);
+    let Plot::Lines(lines) = &chart.panels[1].plot else {
+        panic!("not lines")
+    };
+    assert_eq!(lines.x_ticks[0].1, "chance");
+    // 10-again, 5 dice, at least 2 successes: 0.507795 (REFERENCE.md).
+    let p = lines.series[0]
+        .points
+        .iter()
+        .find(|p| p.x == 5.0)
+        .unwrap()
+        .y
+        .value;
+    assert!((p - 0.507795).abs() < 1e-6);
+    let dist = find(&charts, "storytelling-successes");
+    let Plot::Bars(bars) = &dist.panels[0].plot else {
+        panic!("not bars")
+    };
+    assert_eq!(
+        bars.series.len(),
+        5,
+        "five spread pools of the first variant"
+    );
+    assert!(bars.categories.last().unwrap().ends_with('+'));
+    for s in &bars.series {
+        let total: f64 = s.values.iter().flatten().map(|v| v.value).sum();
+        assert!((total - 1.0).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn advantage_panels_per_policy_with_the_no_die_baseline() {
+    let report = fixture::advantage(true);
+    let charts = charts(&report);
+    let chart = find(&charts, "advantage-tiers");
+    assert_eq!(chart.panels.len(), 4);
+    assert_eq!(chart.panels[0].caption.as_deref(), Some("policy=greedy"));
+    let Plot::Bars(bars) = &chart.panels[0].plot else {
+        panic!("not bars")
+    };
+    assert_eq!(bars.categories, ["no die", "d4", "d6", "d8"]);
+    let base_strong = bars.series[2].values[0].unwrap();
+    assert!((base_strong.value - 6.0 / 36.0).abs() < 1e-12 && base_strong.ci.is_none());
+    assert!(bars.series[0].values[1].unwrap().ci.is_some());
+    let line = find(&charts, "advantage-miss-to-strong");
+    let Plot::Lines(lines) = &line.panels[0].plot else {
+        panic!("not lines")
+    };
+    assert_eq!(lines.series.len(), 4);
+    let ticks: Vec<_> = lines.x_ticks.iter().map(|t| t.1.as_str()).collect();
+    assert_eq!(ticks, ["d4", "d6", "d8"]);
+}
+
+#[test]
+fn scene_lines_per_doom_pool_and_final_doom_panels() {
+    let report = fixture::scene(true);
+    let charts = charts(&report);
+    let chart = find(&charts, "cortex-scene-success-by-action");
+    let names: Vec<_> = chart.legend.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "doom=2d6, end_at_2d12=false",
+            "doom=2d8, end_at_2d12=false",
+            "doom=d12 2d10, end_at_2d12=true"
+        ]
+    );
+    assert!(chart
+        .notes
+        .last()
+        .unwrap()
+        .contains("counts as not succeeding"));
+    let doom = find(&charts, "cortex-scene-final-doom");
+    assert_eq!(doom.panels.len(), 3);
+    let Plot::Bars(first) = &doom.panels[0].plot else {
+        panic!("not bars")
+    };
+    // Ten most likely pools, then the other four gathered.
+    assert_eq!(first.categories.len(), 11);
+    assert_eq!(first.categories[0], "3d6");
+    assert_eq!(first.categories[10], "4 other pools");
+    let Plot::Bars(third) = &doom.panels[2].plot else {
+        panic!("not bars")
+    };
+    assert_eq!(third.categories[0], "scene ended early");
+}
+
+#[test]
+fn both_methods_chart_the_exact_result() {
+    let mut report = fixture::cortex(false, false);
+    let mc = fixture::cortex(true, false);
+    report.results.extend(mc.results);
+    let chosen = chosen(&report, "cortex");
+    assert_eq!(chosen.len(), 12);
+    assert!(chosen.iter().all(|r| r.method == MethodUsed::Exact));
+}
+
+#[test]
+fn unknown_systems_get_no_charts() {
+    let mut report = fixture::report();
+    for r in &mut report.results {
+        r.system = "somebody-elses";
+    }
+    assert!(charts(&report).is_empty());
+}
+
+/// Writes every fixture chart to `target/chart-review/` for a person to
+/// look at: `cargo test write_fixture_charts -- --ignored`.
+#[test]
+#[ignore = "writes files for review"]
+fn write_fixture_charts_for_review() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/chart-review");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, report) in all_fixture_reports().into_iter().enumerate() {
+        for (name, bytes) in files(&report).unwrap() {
+            std::fs::write(dir.join(format!("{i}-{name}")), bytes).unwrap();
+        }
+    }
+}

@@ -118,7 +118,7 @@ pub struct CortexArgs {
     /// Dice summed into the reaction total (1..5) [default: 2].
     #[arg(long, allow_negative_numbers = true)]
     pub reaction_keep: Option<i64>,
-    /// How the total dice are chosen: max-total (default).
+    /// How the total dice are chosen: max-total (default), or max-effect with --difficulty.
     #[arg(long)]
     pub policy: Option<String>,
     #[command(flatten)]

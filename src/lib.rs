@@ -6,9 +6,11 @@
 //! [`systems::Case`]s ([`scenario`], [`options`]); each case is evaluated by
 //! the exact engine or the parallel Monte Carlo engine ([`engine`]) into an
 //! [`distribution::Evaluation`]; the [`report`] writers turn evaluations into
-//! tables, CSV and JSON.
+//! tables, CSV and JSON. [`balance`] answers the designer's inverse question:
+//! which doom pool gives a hero pool the chance they want.
 
 pub mod app;
+pub mod balance;
 pub mod cli;
 pub mod dice;
 pub mod distribution;

@@ -83,6 +83,9 @@ impl RawItem {
     }
 }
 
+/// A table's entries in the order written.
+pub type Entries = Vec<(String, RawItem)>;
+
 /// Whether keys are shown as scenario keys (`heroic_step`) or flags (`--heroic-step`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyStyle {
@@ -300,10 +303,7 @@ impl Options {
     }
 
     /// A table of sub-keys (`gain_on = { miss = 1 }`), as raw entries.
-    pub fn table(
-        &mut self,
-        key: &'static str,
-    ) -> Result<Option<(Vec<(String, RawItem)>, RawItem)>, OptionError> {
+    pub fn table(&mut self, key: &'static str) -> Result<Option<(Entries, RawItem)>, OptionError> {
         match self.take(key) {
             None => Ok(None),
             Some(item) => match &item.value {

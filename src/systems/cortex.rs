@@ -112,8 +112,10 @@ impl Default for Rules {
 }
 
 impl Rules {
-    /// Reads the roll rules (`keep`, `reaction_keep`, `ties`, `heroic_step`,
-    /// `effect_step_down`) that scenes share with plain cortex cases.
+    /// Reads the roll rules (`keep`, `reaction_keep`, `ties`, `heroic_step`)
+    /// that doom-pool scenes share with plain cortex cases. A scene's
+    /// success never depends on the effect die, so `effect_step_down` is
+    /// read by [`CortexCase::from_options`] alone.
     pub fn from_options(options: &mut Options) -> Result<Rules, OptionError> {
         let mut rules = Rules::default();
         if let Some(keep) = options.int("keep", 1, MAX_KEEP as i64)? {
@@ -131,9 +133,6 @@ impl Rules {
         }
         if let Some(step) = options.int("heroic_step", 1, i64::from(u32::MAX))? {
             rules.heroic_step = step as u32;
-        }
-        if let Some(down) = options.bool("effect_step_down")? {
-            rules.effect_step_down = down;
         }
         Ok(rules)
     }
@@ -422,6 +421,9 @@ pub fn score_choice(
     choice.resolve(keep, rules, difficulty)
 }
 
+/// `(total, effect step)` outcomes with their probabilities.
+pub type TotalEffect = Vec<((u32, u32), f64)>;
+
 /// Exact (total, effect step) distribution of `pool` scored with `rules`
 /// against `difficulty`: a dynamic programme over the dice whose state is a
 /// [`Choice`]. Faces that cannot enter the top `keep + 1` merge into one
@@ -431,7 +433,7 @@ pub fn choice_outcomes(
     rules: &Rules,
     difficulty: Option<u32>,
     budget: &mut Budget,
-) -> Result<Vec<((u32, u32), f64)>, ExactError> {
+) -> Result<TotalEffect, ExactError> {
     let keep = rules.keep;
     let what = || format!("the pool {pool} with policy \"{}\"", rules.policy.name());
     let mut states: FxHashMap<Choice, f64> = FxHashMap::default();
@@ -468,7 +470,7 @@ pub fn choice_outcomes(
         *joint.entry((roll.total, roll.effect_step)).or_insert(0.0) += p;
     }
     let mut outcomes: Vec<_> = joint.into_iter().collect();
-    outcomes.sort_by(|a, b| a.0.cmp(&b.0));
+    outcomes.sort_by_key(|a| a.0);
     Ok(outcomes)
 }
 
@@ -516,6 +518,9 @@ impl CortexCase {
             (None, None) => Opposition::None,
         };
         let mut rules = Rules::from_options(&mut options)?;
+        if let Some(down) = options.bool("effect_step_down")? {
+            rules.effect_step_down = down;
+        }
         let policy_item = options.take("policy");
         if options.choice("policy", &["max-total", "max-effect"])? == Some("max-effect") {
             // The roller can only aim for effect when the number to beat is
@@ -625,7 +630,7 @@ impl CortexHists<u64> {
 }
 
 /// The dice of a pool as (step, sides) pairs, largest first, for the hot loop.
-fn dice_table(pool: &Pool) -> Vec<(u8, u8)> {
+pub fn dice_table(pool: &Pool) -> Vec<(u8, u8)> {
     pool.dice()
         .iter()
         .map(|d| (d.step() as u8, d.sides() as u8))
@@ -813,7 +818,7 @@ pub fn pool_outcomes(
             .or_insert(0.0) += p;
     }
     let mut outcomes: Vec<_> = joint.into_iter().collect();
-    outcomes.sort_by(|a, b| a.0.cmp(&b.0));
+    outcomes.sort_by_key(|a| a.0);
     Ok(PoolOutcomes { outcomes })
 }
 

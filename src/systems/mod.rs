@@ -8,6 +8,7 @@
 //! against each other.
 
 pub mod cortex;
+pub mod scene;
 
 use serde_json::{Map, Value};
 
@@ -42,7 +43,7 @@ pub struct Case {
 }
 
 /// Every system: its name and the keys a case of it accepts.
-pub const SYSTEMS: &[(&str, &[&str])] = &[("cortex", cortex::KEYS)];
+pub const SYSTEMS: &[(&str, &[&str])] = &[("cortex", cortex::KEYS), ("cortex-scene", scene::KEYS)];
 
 /// The systems that accept `key`, for "it belongs to ..." hints.
 pub fn systems_with_key(key: &str) -> Vec<&'static str> {
@@ -65,6 +66,7 @@ pub fn keys_of(system: &str) -> &'static [&'static str] {
 pub fn defaults_tables(system: &str) -> Vec<&'static str> {
     match system {
         "cortex" => vec!["cortex"],
+        "cortex-scene" => vec!["cortex", "cortex-scene"],
         _ => vec![],
     }
 }
@@ -74,6 +76,7 @@ pub fn defaults_tables(system: &str) -> Vec<&'static str> {
 pub fn main_keys(system: &str) -> &'static [&'static str] {
     match system {
         "cortex" => &["pool", "vs", "difficulty"],
+        "cortex-scene" => &["pool", "doom", "actions"],
         _ => &[],
     }
 }
@@ -87,6 +90,7 @@ pub fn system_names() -> Vec<&'static str> {
 pub fn resolve(system: &str, options: Options) -> Result<Box<dyn SystemCase>, OptionError> {
     match system {
         "cortex" => Ok(Box::new(cortex::CortexCase::from_options(options)?)),
+        "cortex-scene" => Ok(Box::new(scene::SceneCase::from_options(options)?)),
         other => Err(options.case_error(format!(
             "unknown system \"{other}\"; allowed: {}",
             system_names()

@@ -48,6 +48,11 @@ pub const MAX_ACTIONS: i64 = 1_000;
 /// Highest hitch level that matters: 4 or more hitches all add a d12.
 const HITCH_LEVELS: usize = 5;
 
+/// Multiply-adds on dense vectors per budget step: the budget counts
+/// hash-map updates (`engine::exact`), and the chain's inner loops are plain
+/// array arithmetic, several times cheaper.
+const DENSE_OPS_PER_STEP: u64 = 4;
+
 /// A doom pool's contents: how many dice of each size, d4 .. d12.
 type DoomKey = [u32; 5];
 
@@ -218,6 +223,11 @@ struct TopValues {
 }
 
 impl TopValues {
+    const EMPTY: TopValues = TopValues {
+        faces: [0; MAX_KEEP],
+        len: 0,
+    };
+
     fn push(mut self, keep: usize, face: u8) -> TopValues {
         if face == 1 {
             return self;
@@ -253,28 +263,83 @@ impl TopValues {
     }
 }
 
-/// What the chain needs of one doom pool: its top-values distribution (to
-/// grow children from) and, per hitch level of the action, the chance that
-/// the action shows that level and succeeds, and that it succeeds heroically.
-#[derive(Debug, Clone)]
-struct DoomState {
-    tops: Vec<(TopValues, f64)>,
-    /// `[level] -> [P(level and success), P(level and heroic)]`.
-    joint: [[f64; 2]; HITCH_LEVELS],
+/// Every [`TopValues`] a doom pool can reach, numbered, with the state each
+/// face leads to: adding a die is then a dense vector update, with no
+/// hashing in the inner loop (78 states when the GM sums two dice).
+struct TopTable {
+    /// `next[state][face]`, faces 1..=12 (index 0 unused).
+    next: Vec<[u32; 13]>,
+    total: Vec<u32>,
 }
 
-/// The exact engine's memo: every doom pool met so far.
-struct Memo<'a> {
+impl TopTable {
+    fn new(keep: usize) -> TopTable {
+        let mut states = vec![TopValues::EMPTY];
+        let mut index: FxHashMap<TopValues, u32> = FxHashMap::default();
+        index.insert(TopValues::EMPTY, 0);
+        let mut next = Vec::new();
+        let mut i = 0;
+        while i < states.len() {
+            let mut row = [0u32; 13];
+            for face in 1..=12u8 {
+                let to = states[i].push(keep, face);
+                let id = *index.entry(to).or_insert_with(|| {
+                    states.push(to);
+                    (states.len() - 1) as u32
+                });
+                row[face as usize] = id;
+            }
+            next.push(row);
+            i += 1;
+        }
+        let total = states.iter().map(TopValues::total).collect();
+        TopTable { next, total }
+    }
+
+    fn len(&self) -> usize {
+        self.total.len()
+    }
+
+    /// The distribution after one more die with `sides` faces.
+    fn add_die(&self, dist: &[f64], sides: u32) -> Vec<f64> {
+        let p_face = 1.0 / f64::from(sides);
+        let mut out = vec![0.0; dist.len()];
+        for (state, &p) in dist.iter().enumerate() {
+            if p == 0.0 {
+                continue;
+            }
+            let row = &self.next[state];
+            let q = p * p_face;
+            for &to in &row[1..=sides as usize] {
+                out[to as usize] += q;
+            }
+        }
+        out
+    }
+}
+
+/// The doom pools the chain has met, numbered in the order met.
+struct DoomPools<'a> {
     case: &'a SceneCase,
+    table: TopTable,
     /// The action's (total, hitch level) distribution.
     action: Vec<((u32, usize), f64)>,
-    /// The action's hitch level distribution.
+    /// The action's hitch level distribution (0 .. 4 or more).
     hitch_levels: [f64; HITCH_LEVELS],
-    pools: FxHashMap<DoomKey, DoomState>,
+    keys: Vec<DoomKey>,
+    index: FxHashMap<DoomKey, u32>,
+    /// Per pool and hitch level: [P(level and success), P(level and heroic)].
+    joint: Vec<[[f64; 2]; HITCH_LEVELS]>,
+    /// Per pool, the pool each hitch level leads to (`u32::MAX`: not yet met).
+    children: Vec<[u32; HITCH_LEVELS]>,
+    /// Top-values distributions of the pools whose children are not known
+    /// yet; each is dropped once they are (all at once, the first time the
+    /// pool is played), so memory follows the newest pools only.
+    tops: FxHashMap<u32, Vec<f64>>,
 }
 
-impl<'a> Memo<'a> {
-    fn new(case: &'a SceneCase, budget: &mut Budget) -> Result<Memo<'a>, ExactError> {
+impl<'a> DoomPools<'a> {
+    fn new(case: &'a SceneCase, budget: &mut Budget) -> Result<DoomPools<'a>, ExactError> {
         let outcomes = cortex::pool_outcomes(
             &case.pool,
             case.rules.keep,
@@ -290,69 +355,50 @@ impl<'a> Memo<'a> {
         }
         let mut action: Vec<_> = joint.into_iter().collect();
         action.sort_by_key(|a| a.0);
-        let mut memo = Memo {
+        let mut pools = DoomPools {
             case,
+            table: TopTable::new(case.rules.reaction_keep),
             action,
             hitch_levels,
-            pools: FxHashMap::default(),
+            keys: Vec::new(),
+            index: FxHashMap::default(),
+            joint: Vec::new(),
+            children: Vec::new(),
+            tops: FxHashMap::default(),
         };
         // The starting pool from nothing, one die at a time.
-        let start = key_of(&case.doom);
-        let mut tops = vec![(
-            TopValues {
-                faces: [0; MAX_KEEP],
-                len: 0,
-            },
-            1.0,
-        )];
+        let mut dist = vec![0.0; pools.table.len()];
+        dist[0] = 1.0;
         for die in case.doom.dice() {
-            tops = memo.add_die(&tops, *die, budget)?;
+            pools.spend_die(budget)?;
+            dist = pools.table.add_die(&dist, die.sides());
         }
-        let state = memo.state(tops, budget)?;
-        memo.pools.insert(start, state);
-        Ok(memo)
+        pools.insert(key_of(&case.doom), dist, budget)?;
+        Ok(pools)
     }
 
-    /// A doom pool's top values with one more die.
-    fn add_die(
-        &self,
-        tops: &[(TopValues, f64)],
-        die: Die,
-        budget: &mut Budget,
-    ) -> Result<Vec<(TopValues, f64)>, ExactError> {
-        let sides = die.sides() as u8;
-        budget.spend(tops.len() as u64 * u64::from(sides), &|| {
+    fn spend_die(&self, budget: &mut Budget) -> Result<(), ExactError> {
+        budget.spend(self.table.len() as u64 * 12 / DENSE_OPS_PER_STEP, &|| {
             format!("the doom pool {}", self.case.doom)
-        })?;
-        let keep = self.case.rules.reaction_keep;
-        let p_face = 1.0 / f64::from(sides);
-        let mut next: FxHashMap<TopValues, f64> = FxHashMap::default();
-        for &(top, p) in tops {
-            for face in 1..=sides {
-                *next.entry(top.push(keep, face)).or_insert(0.0) += p * p_face;
-            }
-        }
-        let mut out: Vec<_> = next.into_iter().collect();
-        // A fixed order keeps float sums, and so results, reproducible.
-        out.sort_by_key(|a| (a.0.len, a.0.faces));
-        Ok(out)
+        })
     }
 
-    /// The per-hitch-level chances of success against a doom pool.
-    fn state(
-        &self,
-        tops: Vec<(TopValues, f64)>,
+    /// Records a pool met for the first time, with its chances of success.
+    fn insert(
+        &mut self,
+        key: DoomKey,
+        dist: Vec<f64>,
         budget: &mut Budget,
-    ) -> Result<DoomState, ExactError> {
-        budget.spend((tops.len() + self.action.len()) as u64, &|| {
+    ) -> Result<u32, ExactError> {
+        budget.spend((dist.len() + self.action.len()) as u64, &|| {
             format!("the doom pool {}", self.case.doom)
         })?;
         let max_total = MAX_KEEP * 12;
-        let mut density = vec![0.0; max_total + 1];
-        for (top, p) in &tops {
-            density[top.total() as usize] += p;
-        }
         // below[t] = P(doom total < t).
+        let mut density = vec![0.0; max_total + 1];
+        for (state, &p) in dist.iter().enumerate() {
+            density[self.table.total[state] as usize] += p;
+        }
         let mut below = vec![0.0; max_total + 2];
         for t in 0..=max_total {
             below[t + 1] = below[t] + density[t];
@@ -375,163 +421,167 @@ impl<'a> Memo<'a> {
             joint[level][0] += p * at_most(win_up_to);
             joint[level][1] += p * at_most(heroic_up_to.min(win_up_to));
         }
-        Ok(DoomState { tops, joint })
+        let id = self.keys.len() as u32;
+        self.keys.push(key);
+        self.index.insert(key, id);
+        self.joint.push(joint);
+        let mut children = [u32::MAX; HITCH_LEVELS];
+        children[0] = id;
+        self.children.push(children);
+        self.tops.insert(id, dist);
+        Ok(id)
     }
 
-    /// Makes sure the pool `key` grown by a die of `step` is known.
-    fn grow(
-        &mut self,
-        key: &DoomKey,
-        step: usize,
-        budget: &mut Budget,
-    ) -> Result<DoomKey, ExactError> {
-        let mut child = *key;
-        child[step] += 1;
-        if !self.pools.contains_key(&child) {
-            let die = Die::from_step(step as u32).expect("a doom die is d4..d12");
-            let tops = self.add_die(&self.pools[key].tops, die, budget)?;
-            let state = self.state(tops, budget)?;
-            self.pools.insert(child, state);
+    /// The pool that `id` becomes after an action with this hitch level.
+    fn child(&mut self, id: u32, level: usize, budget: &mut Budget) -> Result<u32, ExactError> {
+        let known = self.children[id as usize][level];
+        if known != u32::MAX {
+            return Ok(known);
         }
+        let step = doom_die_step(level as u32);
+        let mut key = self.keys[id as usize];
+        key[step] += 1;
+        let child = match self.index.get(&key) {
+            Some(&child) => child,
+            None => {
+                self.spend_die(budget)?;
+                let sides = Die::from_step(step as u32)
+                    .expect("a doom die is d4..d12")
+                    .sides();
+                let dist = self.table.add_die(&self.tops[&id], sides);
+                self.insert(key, dist, budget)?
+            }
+        };
+        self.children[id as usize][level] = child;
         Ok(child)
     }
 }
 
-/// A chain state: the doom pool, whether the GM ended the scene (the pool
-/// is then the one it ended with), and the count of the tracked event.
-type ChainState = (DoomKey, bool, u32);
-
-/// What one pass of the chain found.
-struct ChainPass {
-    /// Per action, P(it happened and the event occurred).
-    by_action: Vec<f64>,
-    finals: FxHashMap<ChainState, f64>,
+/// A doom pool in play and, for scenes in it, the chance of each count of
+/// successes and of heroic successes so far (two marginals of one mass).
+struct Live {
+    id: u32,
+    successes: Vec<f64>,
+    heroics: Vec<f64>,
 }
 
 impl SceneCase {
-    /// A rough count of the chain's work: doom pools reachable after i
-    /// actions (at most C(i + s, s) for s possible new sizes) times the
-    /// event counts, summed over the actions, for two passes. Checked before
-    /// starting so a case the exact engine cannot finish is refused at once
-    /// rather than after filling memory.
-    fn chain_estimate(&self, sizes: usize) -> u64 {
+    /// A rough count of the exact engine's work, checked before starting so
+    /// that a case it cannot finish is refused at once, not after filling
+    /// memory: the doom pools reachable after i actions (at most C(i + s, s)
+    /// for s possible new sizes), each grown once by a die's worth of
+    /// top-value updates and played each action, per hitch level, on two
+    /// count vectors of length i + 1.
+    fn work_estimate(&self, sizes: usize, top_states: usize, levels: usize) -> u64 {
         let mut total: u64 = 0;
         let mut pools: u64 = 1;
         for i in 0..u64::from(self.actions) {
-            // C(i + s, s) from C(i - 1 + s, s).
-            if let Some(grown) = pools.saturating_mul(i + sizes as u64).checked_div(i) {
-                pools = grown;
-            }
-            let work = pools
-                .saturating_mul(i + 1)
-                .saturating_mul(2 * HITCH_LEVELS as u64);
-            total = total.saturating_add(work);
+            let played = pools.saturating_mul(4 * levels as u64 * (i + 1));
+            total = total.saturating_add(played);
+            // C(i + 1 + s, s) from C(i + s, s): the pools after this action.
+            pools = pools.saturating_mul(i + 1 + sizes as u64) / (i + 1);
         }
-        total
+        total.saturating_add(pools.saturating_mul(top_states as u64 * 12)) / DENSE_OPS_PER_STEP
     }
 
-    /// One pass of the chain counting successes (`event` 0) or heroic
-    /// successes (`event` 1).
-    fn chain(
-        &self,
-        memo: &mut Memo<'_>,
-        event: usize,
-        budget: &mut Budget,
-    ) -> Result<ChainPass, ExactError> {
-        let what = || format!("a scene of {} actions", self.actions);
-        let mut states: FxHashMap<ChainState, f64> = FxHashMap::default();
-        states.insert((key_of(&self.doom), false, 0), 1.0);
-        let mut by_action = Vec::with_capacity(self.actions as usize);
-        let levels: Vec<usize> = (0..HITCH_LEVELS)
-            .filter(|&l| memo.hitch_levels[l] > 0.0)
-            .collect();
-        for _ in 0..self.actions {
-            budget.spend(states.len() as u64 * levels.len() as u64, &what)?;
-            // Grow every doom pool this action can lead to, in a fixed order.
-            let mut live: Vec<DoomKey> = states
-                .keys()
-                .filter(|(key, ended, _)| !ended && !self.ends(key))
-                .map(|(key, _, _)| *key)
-                .collect();
-            live.sort_unstable();
-            live.dedup();
-            for key in &live {
-                for &level in &levels {
-                    if level > 0 {
-                        memo.grow(key, doom_die_step(level as u32), budget)?;
-                    }
-                }
-            }
-            let mut ordered: Vec<(ChainState, f64)> = states.into_iter().collect();
-            ordered.sort_unstable_by_key(|a| a.0);
-            let mut next: FxHashMap<ChainState, f64> = FxHashMap::default();
-            let mut happened = 0.0;
-            for ((key, ended, count), p) in ordered {
-                if ended || self.ends(&key) {
-                    // The GM spends 2d12: this and every later action does
-                    // not happen, and counts as not succeeding (SPEC 5).
-                    *next.entry((key, true, count)).or_insert(0.0) += p;
-                    continue;
-                }
-                let joint = memo.pools[&key].joint;
-                for &level in &levels {
-                    let p_level = memo.hitch_levels[level];
-                    let p_event = joint[level][event];
-                    let after = if level == 0 {
-                        key
-                    } else {
-                        let mut child = key;
-                        child[doom_die_step(level as u32)] += 1;
-                        child
-                    };
-                    *next.entry((after, false, count + 1)).or_insert(0.0) += p * p_event;
-                    *next.entry((after, false, count)).or_insert(0.0) += p * (p_level - p_event);
-                    happened += p * p_event;
-                }
-            }
-            by_action.push(happened);
-            states = next;
-        }
-        Ok(ChainPass {
-            by_action,
-            finals: states,
-        })
-    }
-
-    /// The exact tallies, from two passes of the chain (successes, then
-    /// heroic successes) sharing one memo of doom pools.
+    /// The exact tallies: the Markov chain over doom pools, one action at a
+    /// time, tracking success and heroic-success counts alongside.
     pub fn exact_hists(&self, budget: &mut Budget) -> Result<SceneHists<f64>, ExactError> {
-        let mut memo = Memo::new(self, budget)?;
-        let sizes = memo.hitch_levels[1..].iter().filter(|&&p| p > 0.0).count();
-        if !budget.allows(self.chain_estimate(sizes)) {
-            return Err(ExactError::TooLarge(format!(
-                "a scene of {} actions",
-                self.actions
-            )));
+        let what = || format!("a scene of {} actions", self.actions);
+        let mut pools = DoomPools::new(self, budget)?;
+        let levels: Vec<usize> = (0..HITCH_LEVELS)
+            .filter(|&l| pools.hitch_levels[l] > 0.0)
+            .collect();
+        let sizes = levels.iter().filter(|&&l| l > 0).count();
+        let estimate = self.work_estimate(sizes, pools.table.len(), levels.len());
+        if !budget.allows(estimate) {
+            return Err(ExactError::TooLarge(what()));
         }
-        let successes = self.chain(&mut memo, 0, budget)?;
-        let heroics = self.chain(&mut memo, 1, budget)?;
+        let width = self.actions as usize + 1;
         let start = dice_in(&key_of(&self.doom));
         let mut hists = SceneHists::new(self.actions);
-        hists.success_by_action = successes.by_action;
-        let mut finals: Vec<_> = successes.finals.into_iter().collect();
-        finals.sort_unstable_by_key(|a| a.0);
-        for ((key, ended, count), p) in finals {
-            hists.successes.add(i64::from(count), p);
-            hists.plot_points.add((dice_in(&key) - start) as i64, p);
-            if ended {
-                hists.ended += p;
-            } else {
-                *hists.final_doom.entry(key).or_insert(0.0) += p;
-                hists.final_dice.add(dice_in(&key) as i64, p);
+        let mut unit = vec![0.0; width];
+        unit[0] = 1.0;
+        let mut live = vec![Live {
+            id: 0,
+            successes: unit.clone(),
+            heroics: unit,
+        }];
+        for action in 0..self.actions as usize {
+            let work = live.len() as u64 * levels.len() as u64 * 4 * (action as u64 + 1);
+            budget.spend(work / DENSE_OPS_PER_STEP, &what)?;
+            let mut slots: FxHashMap<u32, usize> = FxHashMap::default();
+            let mut next: Vec<Live> = Vec::new();
+            let mut happened = 0.0;
+            for state in live {
+                let key = pools.keys[state.id as usize];
+                let mass: f64 = state.successes.iter().sum();
+                if self.ends(&key) {
+                    // The GM spends 2d12: this and every later action does
+                    // not happen, and counts as not succeeding (SPEC 5).
+                    self.finish(&mut hists, &key, start, &state, true);
+                    pools.tops.remove(&state.id);
+                    continue;
+                }
+                let joint = pools.joint[state.id as usize];
+                for &level in &levels {
+                    let child = pools.child(state.id, level, budget)?;
+                    let p_level = pools.hitch_levels[level];
+                    let [p_success, p_heroic] = joint[level];
+                    happened += mass * p_success;
+                    let slot = *slots.entry(child).or_insert_with(|| {
+                        next.push(Live {
+                            id: child,
+                            successes: vec![0.0; width],
+                            heroics: vec![0.0; width],
+                        });
+                        next.len() - 1
+                    });
+                    let target = &mut next[slot];
+                    for c in 0..=action {
+                        let (s, h) = (state.successes[c], state.heroics[c]);
+                        target.successes[c + 1] += s * p_success;
+                        target.successes[c] += s * (p_level - p_success);
+                        target.heroics[c + 1] += h * p_heroic;
+                        target.heroics[c] += h * (p_level - p_heroic);
+                    }
+                }
+                // Every pool this one can become is now known.
+                pools.tops.remove(&state.id);
             }
+            hists.success_by_action[action] = happened;
+            next.sort_by_key(|l| l.id);
+            live = next;
         }
-        let mut finals: Vec<_> = heroics.finals.into_iter().collect();
-        finals.sort_unstable_by_key(|a| a.0);
-        for ((_, _, count), p) in finals {
-            hists.heroics.add(i64::from(count), p);
+        for state in &live {
+            let key = pools.keys[state.id as usize];
+            self.finish(&mut hists, &key, start, state, false);
         }
         Ok(hists)
+    }
+
+    /// Adds the scenes that end in `state` to the tallies.
+    fn finish(
+        &self,
+        hists: &mut SceneHists<f64>,
+        key: &DoomKey,
+        start: u64,
+        state: &Live,
+        ended: bool,
+    ) {
+        let mut mass = 0.0;
+        for (c, (&s, &h)) in state.successes.iter().zip(&state.heroics).enumerate() {
+            hists.successes.add(c as i64, s);
+            hists.heroics.add(c as i64, h);
+            mass += s;
+        }
+        hists.plot_points.add((dice_in(key) - start) as i64, mass);
+        if ended {
+            hists.ended += mass;
+        } else {
+            *hists.final_doom.entry(*key).or_insert(0.0) += mass;
+            hists.final_dice.add(dice_in(key) as i64, mass);
+        }
     }
 
     /// Monte Carlo tallies as probabilities.
@@ -865,26 +915,30 @@ mod tests {
     fn grown_doom_totals_match_the_cortex_engine() {
         // The doom pool's totals, grown die by die in the order the chain
         // adds them, against the cortex programme on the finished pool.
-        let case = scene("d8", "d6 d4", 1);
-        let mut budget = Budget::unlimited();
-        let memo = Memo::new(&case, &mut budget).unwrap();
-        let mut tops = memo.pools[&key_of(&case.doom)].tops.clone();
-        for die in [Die::D12, Die::D6, Die::D10, Die::D8] {
-            tops = memo.add_die(&tops, die, &mut budget).unwrap();
+        for keep in [1, 2, 3] {
+            let table = TopTable::new(keep);
+            let mut dist = vec![0.0; table.len()];
+            dist[0] = 1.0;
+            for die in [Die::D6, Die::D4, Die::D12, Die::D6, Die::D10, Die::D8] {
+                dist = table.add_die(&dist, die.sides());
+            }
+            let pool = Pool::parse_cortex("d12 d10 d8 2d6 d4").unwrap();
+            let reference =
+                cortex::pool_outcomes(&pool, keep, 0, &mut Budget::unlimited()).unwrap();
+            let mut want = [0.0; 40];
+            for ((total, _, _), p) in reference.outcomes {
+                want[total as usize] += p;
+            }
+            let mut got = [0.0; 40];
+            for (state, p) in dist.iter().enumerate() {
+                got[table.total[state] as usize] += p;
+            }
+            for (a, b) in got.iter().zip(&want) {
+                assert!((a - b).abs() < 1e-12);
+            }
         }
-        let pool = Pool::parse_cortex("d12 d10 d8 2d6 d4").unwrap();
-        let reference = cortex::pool_outcomes(&pool, 2, 0, &mut budget).unwrap();
-        let mut want = [0.0; 25];
-        for ((total, _, _), p) in reference.outcomes {
-            want[total as usize] += p;
-        }
-        let mut got = [0.0; 25];
-        for (top, p) in tops {
-            got[top.total() as usize] += p;
-        }
-        for (a, b) in got.iter().zip(&want) {
-            assert!((a - b).abs() < 1e-12);
-        }
+        // Two summed dice: the empty state, 11 singles, 66 pairs.
+        assert_eq!(TopTable::new(2).len(), 78);
     }
 
     #[test]

@@ -10,7 +10,8 @@ use anyhow::Context;
 
 use crate::balance::{self, BalanceResult, BalanceSpec};
 use crate::cli::{
-    BalanceArgs, Cli, Command, CommonArgs, CortexArgs, FormatArg, MethodArg, RunArgs, SceneArgs,
+    AdvantageArgs, BalanceArgs, Cli, Command, CommonArgs, CortexArgs, FormatArg, MethodArg,
+    RunArgs, SceneArgs,
 };
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::McSettings;
@@ -79,6 +80,11 @@ pub fn run(cli: Cli, cancel: &AtomicBool) -> anyhow::Result<()> {
             quick(case, settings, cancel)
         }
         Command::Balance(args) => quick_balance(&args),
+        Command::Advantage(args) => {
+            let settings = Settings::resolve(&args.common, None, None)?;
+            let case = quick_case("advantage", advantage_flags(&args)?)?;
+            quick(case, settings, cancel)
+        }
     }
 }
 
@@ -182,6 +188,29 @@ fn quick_balance(args: &BalanceArgs) -> anyhow::Result<()> {
         }
     };
     write_stdout(&bytes)
+}
+
+fn advantage_flags(args: &AdvantageArgs) -> anyhow::Result<Vec<(&'static str, Option<RawValue>)>> {
+    let gain_on = match &args.gain_on {
+        Some(text) => Some(systems::advantage::gain_on_flag(text).map_err(input_error)?),
+        None => None,
+    };
+    Ok(vec![
+        ("die", args.die.clone().map(RawValue::Str)),
+        ("stat", args.stat.map(RawValue::Int)),
+        ("rolls", args.rolls.map(RawValue::Int)),
+        ("policy", args.policy.clone().map(RawValue::Str)),
+        ("threshold", args.threshold.map(RawValue::Int)),
+        ("gain_on", gain_on),
+        ("gain_chance", args.gain_chance.map(RawValue::Float)),
+        (
+            "gm_reduce_chance",
+            args.gm_reduce_chance.map(RawValue::Float),
+        ),
+        ("miss_max", args.miss_max.map(RawValue::Int)),
+        ("strong_min", args.strong_min.map(RawValue::Int)),
+        ("on_use", args.on_use.clone().map(RawValue::Str)),
+    ])
 }
 
 /// Evaluates one quick case and prints it; no report folder.

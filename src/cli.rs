@@ -29,6 +29,8 @@ pub enum Command {
     Scene(SceneArgs),
     /// Which rung of a doom-pool ladder gives each hero pool the target chance.
     Balance(BalanceArgs),
+    /// 2d6 + stat encounters with an advantage die: a counter that may replace the lower die.
+    Advantage(AdvantageArgs),
 }
 
 /// How to compute a case.
@@ -187,4 +189,43 @@ pub struct BalanceArgs {
     /// table, csv or json.
     #[arg(long, value_enum, default_value_t = FormatArg::Table)]
     pub format: FormatArg,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct AdvantageArgs {
+    /// The advantage die: d4, d6, d8, d10 or d12 [default: d6].
+    #[arg(long)]
+    pub die: Option<String>,
+    /// Added to 2d6, e.g. --stat 2 or --stat=-1 [default: 0].
+    #[arg(long, allow_negative_numbers = true)]
+    pub stat: Option<i64>,
+    /// Rolls per encounter; the counter starts at 1 each encounter [default: 4].
+    #[arg(long, allow_negative_numbers = true)]
+    pub rolls: Option<i64>,
+    /// When the counter replaces the lower die: greedy (default), threshold, last or never.
+    #[arg(long)]
+    pub policy: Option<String>,
+    /// With --policy threshold: the least counter value worth spending (1..die size).
+    #[arg(long, allow_negative_numbers = true)]
+    pub threshold: Option<i64>,
+    /// Counter gains per tier of a roll, e.g. miss=1,weak=0,strong=0 [default: 0 each].
+    #[arg(long, allow_hyphen_values = true)]
+    pub gain_on: Option<String>,
+    /// Chance the counter gains 1 after each roll (0..1) [default: 0.5].
+    #[arg(long, allow_negative_numbers = true)]
+    pub gain_chance: Option<f64>,
+    /// Chance the GM lowers the counter by 1 after each roll (0..1) [default: 0].
+    #[arg(long, allow_negative_numbers = true)]
+    pub gm_reduce_chance: Option<f64>,
+    /// Highest total that is a miss [default: 6].
+    #[arg(long, allow_negative_numbers = true)]
+    pub miss_max: Option<i64>,
+    /// Lowest total that is a strong hit [default: 10].
+    #[arg(long, allow_negative_numbers = true)]
+    pub strong_min: Option<i64>,
+    /// What a used counter becomes: reset (to 1, default) or swap (the replaced die's value).
+    #[arg(long)]
+    pub on_use: Option<String>,
+    #[command(flatten)]
+    pub common: CommonArgs,
 }

@@ -23,7 +23,7 @@ pub enum RawValue {
     Float(f64),
     Bool(bool),
     Array(Vec<RawItem>),
-    Table(Vec<(String, RawItem)>),
+    Table(Entries),
 }
 
 impl RawValue {
@@ -83,7 +83,7 @@ impl RawItem {
     }
 }
 
-/// A table's entries in the order written.
+/// A table's keys and values, in file order.
 pub type Entries = Vec<(String, RawItem)>;
 
 /// Whether keys are shown as scenario keys (`heroic_step`) or flags (`--heroic-step`).
@@ -135,6 +135,11 @@ impl Options {
 
     pub fn system(&self) -> &str {
         &self.system
+    }
+
+    /// Whether keys are shown as scenario keys or as flags.
+    pub fn style(&self) -> KeyStyle {
+        self.style
     }
 
     /// The key as the user wrote it: `heroic_step` or `--heroic-step`.

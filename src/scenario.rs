@@ -294,12 +294,24 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
                 .filter(|(k, _)| swept.contains(k))
                 .map(|(k, i)| format!("{k}={}", i.value))
                 .collect();
+            let main = systems::main_keys(&system);
+            let other_parts: Vec<String> = chosen
+                .iter()
+                .filter(|(k, _)| swept.contains(k) && !main.contains(&k.as_str()))
+                .map(|(k, i)| format!("{k}={}", i.value))
+                .collect();
             let options = with_defaults(&defaults, &system, chosen, at);
             let spec =
                 systems::resolve(&system, options).map_err(|e| reader.error(e.at.or(at), e))?;
-            let generated = spec
-                .sweep_name(&swept)
-                .unwrap_or_else(|| label_parts.join(", "));
+            // "pool vs vs" names the pairing; any other swept key follows as
+            // key=value so that every combination keeps its own name.
+            let generated = match spec.sweep_name(&swept) {
+                Some(pairing) => std::iter::once(pairing)
+                    .chain(other_parts)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                None => label_parts.join(", "),
+            };
             let name = match &prefix {
                 Some(p) if generated.is_empty() => p.clone(),
                 Some(p) => format!("{p}: {generated}"),
@@ -475,6 +487,17 @@ vs = ["2d6", "2d8"]
                 "d10 d8 d6 vs 2d6",
                 "d10 d8 d6 vs 2d8"
             ]
+        );
+    }
+
+    #[test]
+    fn other_swept_keys_follow_the_pairing() {
+        let text = "[[sweep]]\nsystem = \"cortex\"\npool = [\"d8\"]\nvs = [\"2d6\"]\nties = [\"reaction\", \"action\"]\n";
+        let s = parse(text, "t.toml", "t").unwrap();
+        let names: Vec<_> = s.cases.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["d8 vs 2d6, ties=reaction", "d8 vs 2d6, ties=action"]
         );
     }
 

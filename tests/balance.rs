@@ -484,7 +484,9 @@ fn bundled_scenarios_run() {
     assert!(out.join("balance.csv").exists());
     // max-effect never changes p_success and never lowers the mean effect.
     let results = v["results"].as_array().unwrap();
-    for (a, b) in results[..9].iter().zip(&results[9..]) {
+    assert_eq!(results[1]["case"], "d8 2d6 vs 7, policy=max-effect");
+    for pair in results.chunks(2) {
+        let (a, b) = (&pair[0], &pair[1]);
         assert_eq!(a["inputs"]["policy"], "max-total");
         assert_eq!(b["inputs"]["policy"], "max-effect");
         let (ma, mb) = (&a["metrics"], &b["metrics"]);

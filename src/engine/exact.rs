@@ -4,10 +4,11 @@
 
 use thiserror::Error;
 
-/// Elementary steps (state x face updates) an exact method may take. About
-/// 1e8 simple hash-map updates fit in a second on one core of the target
-/// machine; the budget stays below that so refusing is quick too.
-pub const DEFAULT_EXACT_STEPS: u64 = 60_000_000;
+/// Elementary steps (state x face updates) an exact method may take. The
+/// Cortex programme manages about 25 million a second in a release build on
+/// one core of the target machine (measured on `200d12 100d6`, keep 5), so
+/// this is a little under a second of work.
+pub const DEFAULT_EXACT_STEPS: u64 = 20_000_000;
 
 /// Why an exact answer was not given.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]

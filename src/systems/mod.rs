@@ -7,6 +7,7 @@
 //! computed by the same code for both methods and tests can hold the two
 //! against each other.
 
+pub mod advantage;
 pub mod cortex;
 pub mod scene;
 
@@ -43,7 +44,11 @@ pub struct Case {
 }
 
 /// Every system: its name and the keys a case of it accepts.
-pub const SYSTEMS: &[(&str, &[&str])] = &[("cortex", cortex::KEYS), ("cortex-scene", scene::KEYS)];
+pub const SYSTEMS: &[(&str, &[&str])] = &[
+    ("cortex", cortex::KEYS),
+    ("cortex-scene", scene::KEYS),
+    ("advantage", advantage::KEYS),
+];
 
 /// The systems that accept `key`, for "it belongs to ..." hints.
 pub fn systems_with_key(key: &str) -> Vec<&'static str> {
@@ -67,6 +72,7 @@ pub fn defaults_tables(system: &str) -> Vec<&'static str> {
     match system {
         "cortex" => vec!["cortex"],
         "cortex-scene" => vec!["cortex", "cortex-scene"],
+        "advantage" => vec!["advantage"],
         _ => vec![],
     }
 }
@@ -77,6 +83,7 @@ pub fn main_keys(system: &str) -> &'static [&'static str] {
     match system {
         "cortex" => &["pool", "vs", "difficulty"],
         "cortex-scene" => &["pool", "doom", "actions"],
+        "advantage" => &["die", "stat", "rolls", "policy", "threshold"],
         _ => &[],
     }
 }
@@ -91,6 +98,7 @@ pub fn resolve(system: &str, options: Options) -> Result<Box<dyn SystemCase>, Op
     match system {
         "cortex" => Ok(Box::new(cortex::CortexCase::from_options(options)?)),
         "cortex-scene" => Ok(Box::new(scene::SceneCase::from_options(options)?)),
+        "advantage" => Ok(Box::new(advantage::AdvantageCase::from_options(options)?)),
         other => Err(options.case_error(format!(
             "unknown system \"{other}\"; allowed: {}",
             system_names()

@@ -20,13 +20,11 @@ use crate::dice::{Die, Pool};
 use crate::distribution::{hist_rows, DistRow, Evaluation, Hist, Metric};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
-use crate::engine::rng::DiceRng;
+use crate::engine::rng::{DiceRng, DieRoller};
 use crate::options::{OptionError, Options};
 
 use super::cortex::{self, roll_pool, Rules, Scorer, MAX_KEEP};
 use super::SystemCase;
-
-use rand::RngExt;
 
 /// The keys a scene accepts. `keep`, `reaction_keep`, `ties` and
 /// `heroic_step` are the cortex roll rules (SPEC 5), also read from `[cortex]`.
@@ -663,18 +661,19 @@ impl Sampler for SceneSampler<'_> {
         let mut doom = self.start;
         let (mut successes, mut heroics, mut plot_points) = (0, 0, 0);
         let mut ended = false;
+        let mut roller = DieRoller::new(rng);
         for i in 0..case.actions as usize {
             if case.ends(&doom) {
                 ended = true;
                 break;
             }
-            let action = roll_pool(&self.action, case.rules.keep, rng);
+            let action = roll_pool(&self.action, case.rules.keep, &mut roller);
             // The GM rolls the whole doom pool and sums `reaction_keep` dice.
             let mut reaction = Scorer::new(case.rules.reaction_keep);
             for step in (0..5).rev() {
-                let sides = Die::from_step(step as u32).expect("d4..d12").sides() as u8;
+                let sides = Die::from_step(step as u32).expect("d4..d12").sides();
                 for _ in 0..doom[step] {
-                    reaction.push(step as u8, rng.random_range(1..=sides));
+                    reaction.push(step as u8, roller.roll(sides) as u8);
                 }
             }
             let (success, heroic) = case.outcome(action.total, reaction.finish().total);
@@ -730,28 +729,19 @@ impl SystemCase for SceneCase {
         Ok(self.evaluation(&self.monte_carlo_hists(settings)?))
     }
 
-    /// "d10 2d8 d6 vs 2d6" when `pool` and `doom` are swept, then any other
-    /// swept key as `key=value` ("d8 d6 vs 2d8, actions=6").
+    /// "d10 2d8 d6 vs 2d6" when `pool` and `doom` are swept, with
+    /// ", actions=6" when `actions` is too (the scenario loader adds any
+    /// other swept key the same way).
     fn sweep_name(&self, swept: &[String]) -> Option<String> {
         let has = |k: &str| swept.iter().any(|s| s == k);
         if !(has("pool") && has("doom")) {
             return None;
         }
-        let inputs = self.inputs();
-        let mut parts = vec![format!("{} vs {}", self.pool, self.doom)];
-        for key in swept {
-            if key == "pool" || key == "doom" {
-                continue;
-            }
-            if let Some(value) = inputs.get(key) {
-                let text = match value {
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                };
-                parts.push(format!("{key}={text}"));
-            }
+        let mut name = format!("{} vs {}", self.pool, self.doom);
+        if has("actions") {
+            name.push_str(&format!(", actions={}", self.actions));
         }
-        Some(parts.join(", "))
+        Some(name)
     }
 }
 

@@ -1,0 +1,54 @@
+//! Advantage-die speed (issue 4): Monte Carlo encounters per second, and the
+//! time the exact Markov chain takes for a 50-roll encounter (the target is
+//! milliseconds). Run with
+//! `cargo bench --bench advantage -- --warm-up-time 1 --measurement-time 3`.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use oddsmith::engine::exact::Budget;
+use oddsmith::engine::monte_carlo::McSettings;
+use oddsmith::systems::advantage::{AdvantageCase, Policy};
+use oddsmith::systems::SystemCase;
+
+/// A case with every rule switched on: tier gains, chance gain, GM reduction.
+fn case(die: u8, rolls: u32) -> AdvantageCase {
+    AdvantageCase {
+        die,
+        rolls,
+        policy: Policy::Greedy,
+        gain_on: [1, 0, 0],
+        gain_chance: 0.5,
+        gm_reduce_chance: 0.1,
+        ..AdvantageCase::default()
+    }
+}
+
+fn monte_carlo(c: &mut Criterion) {
+    let trials = 1 << 16;
+    let mut group = c.benchmark_group("advantage_mc_encounters");
+    group.throughput(Throughput::Elements(trials));
+    for (die, rolls) in [(6, 4), (8, 10), (8, 50)] {
+        let case = case(die, rolls);
+        let mut settings = McSettings::new(trials, 1);
+        settings.threads = 1;
+        group.bench_function(format!("d{die}_{rolls}_rolls_1_thread"), |b| {
+            b.iter(|| black_box(case.monte_carlo(&settings).unwrap()))
+        });
+    }
+    group.finish();
+}
+
+fn exact(c: &mut Criterion) {
+    let mut group = c.benchmark_group("advantage_exact_50_rolls");
+    for die in [4, 6, 8, 12] {
+        let case = case(die, 50);
+        group.bench_function(format!("d{die}"), |b| {
+            b.iter(|| black_box(case.exact(&mut Budget::interactive()).unwrap()))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, monte_carlo, exact);
+criterion_main!(benches);

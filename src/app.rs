@@ -85,6 +85,11 @@ pub fn run(cli: Cli, cancel: &AtomicBool) -> anyhow::Result<()> {
             let case = quick_case("advantage", advantage_flags(&args)?)?;
             quick(case, settings, cancel)
         }
+        Command::Storytelling(args) => {
+            let settings = Settings::resolve(&args.common, None, None)?;
+            let flags = systems::storytelling::quick_flags(&args)?;
+            quick(quick_case("storytelling", flags)?, settings, cancel)
+        }
     }
 }
 

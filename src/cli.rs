@@ -31,6 +31,8 @@ pub enum Command {
     Balance(BalanceArgs),
     /// 2d6 + stat encounters with an advantage die: a counter that may replace the lower die.
     Advantage(AdvantageArgs),
+    /// One Storytelling d10 pool: 10-again (or 9-, 8-again), rote, chance die.
+    Storytelling(StorytellingArgs),
 }
 
 /// How to compute a case.
@@ -226,6 +228,36 @@ pub struct AdvantageArgs {
     /// What a used counter becomes: reset (to 1, default) or swap (the replaced die's value).
     #[arg(long)]
     pub on_use: Option<String>,
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct StorytellingArgs {
+    /// d10s in the pool before the modifier: a whole number, 0 or more.
+    #[arg(allow_negative_numbers = true)]
+    pub dice: String,
+    /// Dice added to or taken from the pool (the seed's ladder runs -5..+5); write negatives as --modifier=-2.
+    #[arg(long, allow_negative_numbers = true)]
+    pub modifier: Option<i64>,
+    /// A die at or above it is a success (2..10) [default: 8].
+    #[arg(long, allow_negative_numbers = true)]
+    pub target: Option<i64>,
+    /// A die at or above it is rolled again: 10, 9, 8, or 0 for none [default: 10].
+    #[arg(long, allow_negative_numbers = true)]
+    pub again: Option<i64>,
+    /// Rote action: reroll each die that fails on its first roll, once.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    pub rote: Option<bool>,
+    /// Successes needed for p_success (1 or more) [default: 1].
+    #[arg(long, allow_negative_numbers = true)]
+    pub need: Option<i64>,
+    /// Successes for p_exceptional (0 or more) [default: 5].
+    #[arg(long, allow_negative_numbers = true)]
+    pub exceptional: Option<i64>,
+    /// A chance die's 10 is rolled again (the seed's rule); =false for the later edition [default: true].
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    pub chance_die_explodes: Option<bool>,
     #[command(flatten)]
     pub common: CommonArgs,
 }

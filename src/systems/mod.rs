@@ -10,6 +10,7 @@
 pub mod advantage;
 pub mod cortex;
 pub mod scene;
+pub mod storytelling;
 
 use serde_json::{Map, Value};
 
@@ -47,6 +48,7 @@ pub struct Case {
 pub const SYSTEMS: &[(&str, &[&str])] = &[
     ("cortex", cortex::KEYS),
     ("cortex-scene", scene::KEYS),
+    ("storytelling", storytelling::KEYS),
     ("advantage", advantage::KEYS),
 ];
 
@@ -73,6 +75,7 @@ pub fn defaults_tables(system: &str) -> Vec<&'static str> {
         "cortex" => vec!["cortex"],
         "cortex-scene" => vec!["cortex", "cortex-scene"],
         "advantage" => vec!["advantage"],
+        "storytelling" => vec!["storytelling"],
         _ => vec![],
     }
 }
@@ -84,6 +87,7 @@ pub fn main_keys(system: &str) -> &'static [&'static str] {
         "cortex" => &["pool", "vs", "difficulty"],
         "cortex-scene" => &["pool", "doom", "actions"],
         "advantage" => &["die", "stat", "rolls", "policy", "threshold"],
+        "storytelling" => &["dice", "modifier"],
         _ => &[],
     }
 }
@@ -99,6 +103,9 @@ pub fn resolve(system: &str, options: Options) -> Result<Box<dyn SystemCase>, Op
         "cortex" => Ok(Box::new(cortex::CortexCase::from_options(options)?)),
         "cortex-scene" => Ok(Box::new(scene::SceneCase::from_options(options)?)),
         "advantage" => Ok(Box::new(advantage::AdvantageCase::from_options(options)?)),
+        "storytelling" => Ok(Box::new(storytelling::StorytellingCase::from_options(
+            options,
+        )?)),
         other => Err(options.case_error(format!(
             "unknown system \"{other}\"; allowed: {}",
             system_names()

@@ -8,8 +8,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use anyhow::Context;
 
+use crate::balance::{self, BalanceResult, BalanceSpec};
 use crate::cli::{
-    AdvantageArgs, Cli, Command, CommonArgs, CortexArgs, FormatArg, MethodArg, RunArgs,
+    AdvantageArgs, BalanceArgs, Cli, Command, CommonArgs, CortexArgs, FormatArg, MethodArg,
+    RunArgs, SceneArgs,
 };
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::McSettings;
@@ -72,6 +74,12 @@ pub fn run(cli: Cli, cancel: &AtomicBool) -> anyhow::Result<()> {
             let case = quick_case("cortex", cortex_flags(&args))?;
             quick(case, settings, cancel)
         }
+        Command::Scene(args) => {
+            let settings = Settings::resolve(&args.common, None, None)?;
+            let case = quick_case("cortex-scene", scene_flags(&args))?;
+            quick(case, settings, cancel)
+        }
+        Command::Balance(args) => quick_balance(&args),
         Command::Advantage(args) => {
             let settings = Settings::resolve(&args.common, None, None)?;
             let case = quick_case("advantage", advantage_flags(&args)?)?;
@@ -122,6 +130,72 @@ fn cortex_flags(args: &CortexArgs) -> Vec<(&'static str, Option<RawValue>)> {
     ]
 }
 
+fn scene_flags(args: &SceneArgs) -> Vec<(&'static str, Option<RawValue>)> {
+    vec![
+        ("pool", Some(RawValue::Str(args.pool.clone()))),
+        ("doom", args.doom.clone().map(RawValue::Str)),
+        ("actions", args.actions.map(RawValue::Int)),
+        ("end_at_2d12", args.end_at_2d12.map(RawValue::Bool)),
+        ("ties", args.ties.clone().map(RawValue::Str)),
+        ("heroic_step", args.heroic_step.map(RawValue::Int)),
+        ("keep", args.keep.map(RawValue::Int)),
+        ("reaction_keep", args.reaction_keep.map(RawValue::Int)),
+    ]
+}
+
+/// A list flag as the array a scenario would hold.
+fn string_list<'a>(items: impl Iterator<Item = &'a str>) -> RawValue {
+    RawValue::Array(
+        items
+            .map(|s| RawItem::new(RawValue::Str(s.trim().to_string())))
+            .collect(),
+    )
+}
+
+/// `oddsmith balance`: resolve the flags like a `[[balance]]` table, answer
+/// exactly and print.
+fn quick_balance(args: &BalanceArgs) -> anyhow::Result<()> {
+    // `--ladder "2d6,3d8,"`: empty pieces (a trailing comma) are dropped;
+    // nothing left is an empty ladder, refused by the balance itself.
+    let ladder = args
+        .ladder
+        .as_ref()
+        .map(|text| string_list(text.split(',').filter(|piece| !piece.trim().is_empty())));
+    let flags = [
+        (
+            "pools",
+            Some(string_list(args.pools.iter().map(String::as_str))),
+        ),
+        ("target", args.target.map(RawValue::Float)),
+        ("target_heroic", args.target_heroic.map(RawValue::Float)),
+        ("ladder", ladder),
+        ("ties", args.ties.clone().map(RawValue::Str)),
+        ("heroic_step", args.heroic_step.map(RawValue::Int)),
+        ("keep", args.keep.map(RawValue::Int)),
+        ("reaction_keep", args.reaction_keep.map(RawValue::Int)),
+    ];
+    let entries = flags
+        .into_iter()
+        .filter_map(|(k, v)| v.map(|v| (k.to_string(), RawItem::new(v))))
+        .collect();
+    let options = Options::new("balance", KeyStyle::Flag, entries);
+    let spec = BalanceSpec::from_options(options).map_err(|e| input_error(e.message))?;
+    let results = spec.evaluate()?;
+    let bytes = match args.format {
+        FormatArg::Table => balance::to_table(&results).into_bytes(),
+        FormatArg::Csv => balance::to_csv(&results)?,
+        FormatArg::Json => {
+            let value = serde_json::json!({
+                "tool": "oddsmith",
+                "version": env!("CARGO_PKG_VERSION"),
+                "balance": balance::to_json(&results),
+            });
+            report::json::to_bytes(&value)
+        }
+    };
+    write_stdout(&bytes)
+}
+
 fn advantage_flags(args: &AdvantageArgs) -> anyhow::Result<Vec<(&'static str, Option<RawValue>)>> {
     let gain_on = match &args.gain_on {
         Some(text) => Some(systems::advantage::gain_on_flag(text).map_err(input_error)?),
@@ -165,6 +239,11 @@ fn run_scenario(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     for case in &scenario.cases {
         results.extend(evaluate_case(case, &settings, cancel)?);
     }
+    // Balances are exact whatever --method says: each rung is one opposed roll.
+    let mut balances = Vec::new();
+    for spec in &scenario.balances {
+        balances.extend(spec.evaluate()?);
+    }
     let report = Report {
         name: scenario.name.clone(),
         description: scenario.description.clone(),
@@ -177,13 +256,75 @@ fn run_scenario(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
             .out
             .clone()
             .unwrap_or_else(|| PathBuf::from("reports").join(&scenario.name));
-        let files = report::folder_files(&report, !args.no_charts)?;
+        let mut files = report::folder_files(&report, !args.no_charts)?;
+        if !balances.is_empty() {
+            add_balance_files(&report, &balances, &mut files)?;
+        }
         report::write_folder(&dir, &files, !args.no_charts)?;
         if !settings.quiet {
             eprintln!("report written to {}", dir.display());
         }
     }
-    print_report(&report, settings.format)
+    if balances.is_empty() {
+        print_report(&report, settings.format)
+    } else {
+        print_with_balances(&report, &balances, settings.format)
+    }
+}
+
+/// Adds `balance.csv` to a report folder and the `balance` key to its `run.json`.
+pub fn add_balance_files(
+    report: &Report,
+    balances: &[BalanceResult],
+    files: &mut Vec<(String, Vec<u8>)>,
+) -> anyhow::Result<()> {
+    let mut run_json = report::json::report_json(report, true);
+    run_json["balance"] = balance::to_json(balances);
+    let bytes = report::json::to_bytes(&run_json);
+    match files.iter_mut().find(|(name, _)| name == "run.json") {
+        Some(entry) => entry.1 = bytes,
+        None => files.push(("run.json".into(), bytes)),
+    }
+    files.push(("balance.csv".into(), balance::to_csv(balances)?));
+    Ok(())
+}
+
+/// Prints a run that answered balances: the cases (if any), then the
+/// balances; in JSON one object with both `results` and `balance`; in CSV
+/// the summary table, a blank line and the balance table (either alone when
+/// the other is empty).
+fn print_with_balances(
+    report: &Report,
+    balances: &[BalanceResult],
+    format: FormatArg,
+) -> anyhow::Result<()> {
+    let has_cases = !report.results.is_empty();
+    let bytes = match format {
+        FormatArg::Table => {
+            let mut text = String::new();
+            if has_cases {
+                text.push_str(&report::table::render(report));
+                text.push('\n');
+            }
+            text.push_str(&balance::to_table(balances));
+            text.into_bytes()
+        }
+        FormatArg::Csv => {
+            let mut bytes = Vec::new();
+            if has_cases {
+                bytes.extend(report::csv::summary(report)?);
+                bytes.push(b'\n');
+            }
+            bytes.extend(balance::to_csv(balances)?);
+            bytes
+        }
+        FormatArg::Json => {
+            let mut value = report::json::report_json(report, false);
+            value["balance"] = balance::to_json(balances);
+            report::json::to_bytes(&value)
+        }
+    };
+    write_stdout(&bytes)
 }
 
 /// Evaluates a case by the chosen method: one result, or two with `both`.
@@ -279,8 +420,13 @@ pub fn print_report(report: &Report, format: FormatArg) -> anyhow::Result<()> {
         FormatArg::Csv => report::csv::summary(report)?,
         FormatArg::Json => report::json::to_bytes(&report::json::report_json(report, false)),
     };
+    write_stdout(&bytes)
+}
+
+/// Writes results to stdout; a closed pipe is not an error.
+fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(&bytes).and_then(|()| stdout.flush()) {
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other.context("cannot write to stdout"),
     }

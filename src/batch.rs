@@ -116,6 +116,8 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         ..CommonArgs::default()
     };
     let mut reports: Vec<(PathBuf, Report)> = Vec::new();
+    // Balances are exact whatever --method says, as in `run`.
+    let mut balance_results = Vec::new();
     for (file, scenario) in &scenarios {
         let settings = Settings::resolve(&common, scenario.trials, scenario.seed)?;
         if !args.quiet {
@@ -132,6 +134,11 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
                     .with_context(|| format!("scenario {}", file.display()))?,
             );
         }
+        let mut balances = Vec::new();
+        for spec in &scenario.balances {
+            balances.extend(spec.evaluate()?);
+        }
+        balance_results.push(balances);
         reports.push((
             file.clone(),
             Report {
@@ -147,8 +154,12 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     // Everything is rendered before anything is written.
     let charts = !args.no_charts;
     let mut folders = Vec::new();
-    for (_, report) in &reports {
-        folders.push(report::folder_files(report, charts)?);
+    for ((_, report), balances) in reports.iter().zip(&balance_results) {
+        let mut files = report::folder_files(report, charts)?;
+        if !balances.is_empty() {
+            crate::app::add_balance_files(report, balances, &mut files)?;
+        }
+        folders.push(files);
     }
     let entries: Vec<IndexEntry<'_>> = reports
         .iter()

@@ -25,6 +25,10 @@ pub enum Command {
     Run(RunArgs),
     /// One Cortex Plus roll: a pool alone, against a pool, or against a difficulty.
     Cortex(CortexArgs),
+    /// A doom-pool scene: several actions against a doom pool that grows on hitches.
+    Scene(SceneArgs),
+    /// Which rung of a doom-pool ladder gives each hero pool the target chance.
+    Balance(BalanceArgs),
     /// 2d6 + stat encounters with an advantage die: a counter that may replace the lower die.
     Advantage(AdvantageArgs),
     /// One Storytelling d10 pool: 10-again (or 9-, 8-again), rote, chance die.
@@ -152,11 +156,71 @@ pub struct CortexArgs {
     /// Dice summed into the reaction total (1..5) [default: 2].
     #[arg(long, allow_negative_numbers = true)]
     pub reaction_keep: Option<i64>,
-    /// How the total dice are chosen: max-total (default).
+    /// How the total dice are chosen: max-total (default), or max-effect with --difficulty.
     #[arg(long)]
     pub policy: Option<String>,
     #[command(flatten)]
     pub common: CommonArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SceneArgs {
+    /// The player's action pool, e.g. "d10 2d8 d6".
+    pub pool: String,
+    /// The doom pool the scene starts with [default: 2d6].
+    #[arg(long)]
+    pub doom: Option<String>,
+    /// Player actions in the scene (1..1000) [default: 4].
+    #[arg(long, allow_negative_numbers = true)]
+    pub actions: Option<i64>,
+    /// The GM ends the scene by spending 2d12 as soon as the doom pool holds two.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    pub end_at_2d12: Option<bool>,
+    /// Who wins equal totals: reaction (default, the seed's rule) or action.
+    #[arg(long)]
+    pub ties: Option<String>,
+    /// Margin per heroic success [default: 5].
+    #[arg(long, allow_negative_numbers = true)]
+    pub heroic_step: Option<i64>,
+    /// Dice summed into the action total (1..5) [default: 2].
+    #[arg(long, allow_negative_numbers = true)]
+    pub keep: Option<i64>,
+    /// Doom dice summed into the reaction total (1..5) [default: 2].
+    #[arg(long, allow_negative_numbers = true)]
+    pub reaction_keep: Option<i64>,
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BalanceArgs {
+    /// One or more hero pools, e.g. "d10 2d8 d6" "d8 d6 d6".
+    #[arg(required = true)]
+    pub pools: Vec<String>,
+    /// The p_success to aim for, 0..1 [default: 0.6].
+    #[arg(long, allow_negative_numbers = true)]
+    pub target: Option<f64>,
+    /// Aim p_heroic (success by heroic_step or more) at this, 0..1, instead.
+    #[arg(long, allow_negative_numbers = true)]
+    pub target_heroic: Option<f64>,
+    /// The opposing pools to try, comma-separated, e.g. "2d6,3d8" [default: the seed's nine rungs].
+    #[arg(long)]
+    pub ladder: Option<String>,
+    /// Who wins equal totals: reaction (default, the seed's rule) or action.
+    #[arg(long)]
+    pub ties: Option<String>,
+    /// Margin per heroic success [default: 5].
+    #[arg(long, allow_negative_numbers = true)]
+    pub heroic_step: Option<i64>,
+    /// Dice summed into the hero's total (1..5) [default: 2].
+    #[arg(long, allow_negative_numbers = true)]
+    pub keep: Option<i64>,
+    /// Dice summed into the opposing total (1..5) [default: 2].
+    #[arg(long, allow_negative_numbers = true)]
+    pub reaction_keep: Option<i64>,
+    /// table, csv or json.
+    #[arg(long, value_enum, default_value_t = FormatArg::Table)]
+    pub format: FormatArg,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -7,9 +7,11 @@
 //! the exact engine or the parallel Monte Carlo engine ([`engine`]) into an
 //! [`distribution::Evaluation`]; the [`report`] writers turn evaluations into
 //! tables, CSV, JSON and charts; [`batch`] runs a folder of scenarios into
-//! report folders and an index.
+//! report folders and an index. [`balance`] answers the designer's inverse
+//! question: which doom pool gives a hero pool the chance they want.
 
 pub mod app;
+pub mod balance;
 pub mod batch;
 pub mod cli;
 pub mod dice;

@@ -9,6 +9,7 @@ use std::path::Path;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
+use crate::balance::{self, BalanceSpec};
 use crate::errors::InputError;
 use crate::options::{Entries, KeyStyle, Options, Pos, RawItem, RawValue};
 use crate::systems::{self, Case};
@@ -25,6 +26,8 @@ pub struct Scenario {
     pub trials: Option<u64>,
     pub seed: Option<u64>,
     pub cases: Vec<Case>,
+    /// `[[balance]]` questions (SPEC 6), answered exactly by `run`.
+    pub balances: Vec<BalanceSpec>,
 }
 
 /// Byte offset to 1-based line and column (in characters).
@@ -177,10 +180,12 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
         trials: None,
         seed: None,
         cases: Vec::new(),
+        balances: Vec::new(),
     };
     let mut defaults: Vec<(String, Vec<(String, RawItem)>)> = Vec::new();
     let mut case_tables = Vec::new();
     let mut sweep_tables = Vec::new();
+    let mut balance_tables = Vec::new();
     for (key, item) in &top {
         match key.as_str() {
             "name" => scenario.name = take_string(&reader, item, key)?,
@@ -189,6 +194,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
             "seed" => scenario.seed = Some(take_count(&reader, item, key, 0)?),
             "case" => case_tables = reader.tables(key, item)?,
             "sweep" => sweep_tables = reader.tables(key, item)?,
+            "balance" => balance_tables = reader.tables(key, item)?,
             system if systems::system_names().contains(&system) => match &item.value {
                 RawValue::Table(entries) => defaults.push((
                     system.to_string(),
@@ -203,7 +209,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
                 return Err(reader.error(
                     item.at,
                     format!(
-                        "unknown top-level key `{other}`; allowed: name, description, trials, seed, [[case]], [[sweep]], and defaults tables [{}]",
+                        "unknown top-level key `{other}`; allowed: name, description, trials, seed, [[case]], [[sweep]], [[balance]], and defaults tables [{}]",
                         systems::system_names().join("], [")
                     ),
                 ))
@@ -315,10 +321,25 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
             add_case(Case { name, spec }, at)?;
         }
     }
-    if scenario.cases.is_empty() {
+    for (entries, at) in balance_tables {
+        // A balance's opposed rolls follow the scenario's [cortex] roll rules.
+        let mut all: Vec<(String, RawItem)> = defaults
+            .iter()
+            .filter(|(name, _)| name == "cortex")
+            .flat_map(|(_, table)| table.iter())
+            .filter(|(k, _)| balance::RULE_KEYS.contains(&k.as_str()))
+            .cloned()
+            .collect();
+        all.extend(entries);
+        let mut options = Options::new("balance", KeyStyle::Toml, all);
+        options.case_at = at;
+        let spec = BalanceSpec::from_options(options).map_err(|e| reader.error(e.at.or(at), e))?;
+        scenario.balances.push(spec);
+    }
+    if scenario.cases.is_empty() && scenario.balances.is_empty() {
         return Err(reader.error(
             None,
-            "the scenario has no cases: add a [[case]] or a [[sweep]]",
+            "the scenario has no cases: add a [[case]], a [[sweep]] or a [[balance]]",
         ));
     }
     Ok(scenario)

@@ -462,8 +462,8 @@ fn scenario_file_errors_name_the_line() {
         ("[[case]]\nsystem = \"storytelling\"\nmodifier = 1\n", "needs `dice`"),
         ("[storytelling]\nagain = 8\n[[case]]\nsystem = \"storytelling\"\ndice = 3\ntarget = 9\n", ":2:1: `again` must be 0 (no rerolls) or a value from `target` (9) to 10, not 8"),
         ("[storytelling]\nrote = \"yes\"\n[[case]]\nsystem = \"storytelling\"\ndice = 3\n", ":2:1: `rote` must be true or false"),
-        ("[storytelling]\npool = \"d8\"\n[[case]]\nsystem = \"storytelling\"\ndice = 3\n", "unknown key `pool` in [storytelling] (it belongs to cortex)"),
-        ("[[case]]\nsystem = \"storytelling\"\ndice = 3\nties = \"action\"\n", ":4:1: unknown key `ties` for system \"storytelling\" (it belongs to cortex)"),
+        ("[storytelling]\npool = \"d8\"\n[[case]]\nsystem = \"storytelling\"\ndice = 3\n", "unknown key `pool` in [storytelling] (it belongs to cortex"),
+        ("[[case]]\nsystem = \"storytelling\"\ndice = 3\nties = \"action\"\n", ":4:1: unknown key `ties` for system \"storytelling\" (it belongs to cortex"),
     ];
     for (i, (text, message)) in bad.iter().enumerate() {
         let path = dir.path().join(format!("bad{i}.toml"));

@@ -9,6 +9,7 @@
 
 pub mod advantage;
 pub mod cortex;
+pub mod scene;
 pub mod storytelling;
 
 use serde_json::{Map, Value};
@@ -46,6 +47,7 @@ pub struct Case {
 /// Every system: its name and the keys a case of it accepts.
 pub const SYSTEMS: &[(&str, &[&str])] = &[
     ("cortex", cortex::KEYS),
+    ("cortex-scene", scene::KEYS),
     ("storytelling", storytelling::KEYS),
     ("advantage", advantage::KEYS),
 ];
@@ -71,6 +73,7 @@ pub fn keys_of(system: &str) -> &'static [&'static str] {
 pub fn defaults_tables(system: &str) -> Vec<&'static str> {
     match system {
         "cortex" => vec!["cortex"],
+        "cortex-scene" => vec!["cortex", "cortex-scene"],
         "advantage" => vec!["advantage"],
         "storytelling" => vec!["storytelling"],
         _ => vec![],
@@ -82,6 +85,7 @@ pub fn defaults_tables(system: &str) -> Vec<&'static str> {
 pub fn main_keys(system: &str) -> &'static [&'static str] {
     match system {
         "cortex" => &["pool", "vs", "difficulty"],
+        "cortex-scene" => &["pool", "doom", "actions"],
         "advantage" => &["die", "stat", "rolls", "policy", "threshold"],
         "storytelling" => &["dice", "modifier"],
         _ => &[],
@@ -97,6 +101,7 @@ pub fn system_names() -> Vec<&'static str> {
 pub fn resolve(system: &str, options: Options) -> Result<Box<dyn SystemCase>, OptionError> {
     match system {
         "cortex" => Ok(Box::new(cortex::CortexCase::from_options(options)?)),
+        "cortex-scene" => Ok(Box::new(scene::SceneCase::from_options(options)?)),
         "advantage" => Ok(Box::new(advantage::AdvantageCase::from_options(options)?)),
         "storytelling" => Ok(Box::new(storytelling::StorytellingCase::from_options(
             options,

@@ -1,0 +1,66 @@
+//! Speed targets of the balancing tools (issue 5): an exact doom-pool scene
+//! of 10 actions from a 3d8 doom pool "in well under a second", the balance
+//! solver on the default nine-rung ladder ("instant"), and the exact
+//! max-effect programme.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use oddsmith::balance::BalanceSpec;
+use oddsmith::dice::Pool;
+use oddsmith::engine::exact::Budget;
+use oddsmith::options::{KeyStyle, Options, RawItem, RawValue};
+use oddsmith::systems::cortex::{CortexCase, Opposition, Policy, Rules};
+use oddsmith::systems::scene::SceneCase;
+
+fn pool(text: &str) -> Pool {
+    Pool::parse_cortex(text).unwrap()
+}
+
+fn scene_exact(c: &mut Criterion) {
+    let case = SceneCase {
+        pool: pool("d10 2d8 d6"),
+        doom: pool("3d8"),
+        actions: 10,
+        rules: Rules::default(),
+        end_at_2d12: true,
+    };
+    c.bench_function("scene exact: d10 2d8 d6 vs 3d8, 10 actions", |b| {
+        b.iter(|| black_box(case.exact_hists(&mut Budget::unlimited()).unwrap()))
+    });
+}
+
+fn balance_default_ladder(c: &mut Criterion) {
+    let pools = RawValue::Array(vec![RawItem::new(RawValue::Str("d10 2d8 d6".into()))]);
+    let options = Options::new(
+        "balance",
+        KeyStyle::Flag,
+        vec![("pools".into(), RawItem::new(pools))],
+    );
+    let spec = BalanceSpec::from_options(options).unwrap();
+    c.bench_function("balance: d10 2d8 d6 on the default ladder", |b| {
+        b.iter(|| black_box(spec.evaluate().unwrap()))
+    });
+}
+
+fn max_effect_exact(c: &mut Criterion) {
+    let case = CortexCase {
+        pool: pool("d12 d10 2d8 d6"),
+        opposition: Opposition::Difficulty(11),
+        rules: Rules {
+            policy: Policy::MaxEffect,
+            ..Rules::default()
+        },
+    };
+    c.bench_function("max-effect exact: d12 d10 2d8 d6 vs 11", |b| {
+        b.iter(|| black_box(case.exact_hists(&mut Budget::unlimited()).unwrap()))
+    });
+}
+
+criterion_group!(
+    benches,
+    scene_exact,
+    balance_default_ladder,
+    max_effect_exact
+);
+criterion_main!(benches);

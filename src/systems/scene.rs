@@ -1,0 +1,977 @@
+//! Doom-pool scenes (SPEC 5; seed `cortex-plus.ru.txt`, "Запас Рока" and
+//! "Уровни Сложности"): a run of player actions, each an opposed Cortex roll
+//! against the whole doom pool, where every action that shows hitches feeds
+//! the doom pool one die (a d6 stepped up once per extra hitch) and earns the
+//! player a plot point; optionally the GM ends the scene by spending 2d12.
+//!
+//! The exact method is a Markov chain over the doom pool's contents. The
+//! pool only grows, by one die of four sizes per action, so the states stay
+//! few; each state's chance of success is computed once (memoised per doom
+//! pool) from the action's exact (total, hitches) distribution
+//! ([`cortex::pool_outcomes`]) and the doom pool's exact total distribution,
+//! itself built from its parent pool's by adding one die. The Monte Carlo
+//! method plays scenes die by die with the same [`Scorer`]. Both fill one
+//! [`SceneHists`], read by one `metrics()` and one `rows()`.
+
+use rustc_hash::FxHashMap;
+use serde_json::{json, Map, Value};
+
+use crate::dice::{Die, Pool};
+use crate::distribution::{hist_rows, DistRow, Evaluation, Hist, Metric};
+use crate::engine::exact::{Budget, ExactError};
+use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
+use crate::engine::rng::{DiceRng, DieRoller};
+use crate::options::{OptionError, Options};
+
+use super::cortex::{self, roll_pool, Rules, Scorer, MAX_KEEP};
+use super::SystemCase;
+
+/// The keys a scene accepts. `keep`, `reaction_keep`, `ties` and
+/// `heroic_step` are the cortex roll rules (SPEC 5), also read from `[cortex]`.
+pub const KEYS: &[&str] = &[
+    "pool",
+    "doom",
+    "actions",
+    "keep",
+    "reaction_keep",
+    "ties",
+    "heroic_step",
+    "end_at_2d12",
+];
+
+/// Most actions a scene may hold; far past any table's scene, and small
+/// enough that a typo fails at once instead of sampling for hours.
+pub const MAX_ACTIONS: i64 = 1_000;
+
+/// Highest hitch level that matters: 4 or more hitches all add a d12.
+const HITCH_LEVELS: usize = 5;
+
+/// Multiply-adds on dense vectors per budget step: the budget counts
+/// hash-map updates (`engine::exact`), and the chain's inner loops are plain
+/// array arithmetic, several times cheaper.
+const DENSE_OPS_PER_STEP: u64 = 4;
+
+/// A doom pool's contents: how many dice of each size, d4 .. d12.
+type DoomKey = [u32; 5];
+
+fn key_of(pool: &Pool) -> DoomKey {
+    let mut key = [0; 5];
+    for die in pool.dice() {
+        key[die.step() as usize] += 1;
+    }
+    key
+}
+
+fn pool_of(key: &DoomKey) -> Pool {
+    let mut dice = Vec::new();
+    for (step, &count) in key.iter().enumerate() {
+        let die = Die::from_step(step as u32).expect("a doom key has five sizes");
+        dice.extend(std::iter::repeat_n(die, count as usize));
+    }
+    Pool::new(dice)
+}
+
+fn dice_in(key: &DoomKey) -> u64 {
+    key.iter().map(|&c| u64::from(c)).sum()
+}
+
+/// The doom die an action with `hitches` (>= 1) adds (SPEC 5; seed, "Запас
+/// Рока": a d6, stepped up one step per extra hitch): 1 hitch d6, 2 d8,
+/// 3 d10, 4 or more d12.
+pub fn doom_die_step(hitches: u32) -> usize {
+    (hitches as usize).min(4)
+}
+
+/// A resolved doom-pool scene.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SceneCase {
+    pub pool: Pool,
+    pub doom: Pool,
+    pub actions: u32,
+    pub rules: Rules,
+    pub end_at_2d12: bool,
+}
+
+impl SceneCase {
+    pub fn from_options(mut options: Options) -> Result<SceneCase, OptionError> {
+        let Some(pool) = options.cortex_pool("pool")? else {
+            return Err(options.case_error(format!(
+                "a cortex-scene case needs {}, the player's pool such as \"d10 2d8 d6\"",
+                options.key_name("pool")
+            )));
+        };
+        // The seed's default act starts with 2d6 in the doom pool ("Запас Рока").
+        let doom = match options.cortex_pool("doom")? {
+            Some(doom) => doom,
+            None => Pool::parse_cortex("2d6").expect("2d6 is a pool"),
+        };
+        let actions = options.int("actions", 1, MAX_ACTIONS)?.unwrap_or(4) as u32;
+        let rules = Rules::from_options(&mut options)?;
+        let end_at_2d12 = options.bool("end_at_2d12")?.unwrap_or(false);
+        options.finish()?;
+        Ok(SceneCase {
+            pool,
+            doom,
+            actions,
+            rules,
+            end_at_2d12,
+        })
+    }
+
+    /// Whether the GM ends the scene before an action (SPEC 5; seed, "Запас
+    /// Рока": "spend 2d12 to end the scene at once").
+    fn ends(&self, doom: &DoomKey) -> bool {
+        self.end_at_2d12 && doom[4] >= 2
+    }
+
+    /// Whether an action totalling `action` beats a doom total of `reaction`,
+    /// and whether it does so heroically (margin >= `heroic_step`).
+    fn outcome(&self, action: u32, reaction: u32) -> (bool, bool) {
+        let margin = i64::from(action) - i64::from(reaction);
+        let success = self.rules.succeeds(margin);
+        (
+            success,
+            success && margin >= i64::from(self.rules.heroic_step),
+        )
+    }
+}
+
+/// The outcome tallies of a scene: counts in Monte Carlo, probabilities
+/// when exact.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SceneHists<W> {
+    /// Per action, the scenes in which it happened and succeeded.
+    pub success_by_action: Vec<W>,
+    /// Successes per scene.
+    pub successes: Hist<W>,
+    /// Successes with margin >= heroic_step per scene.
+    pub heroics: Hist<W>,
+    /// Plot points earned per scene (one per action with hitches).
+    pub plot_points: Hist<W>,
+    /// Scenes the GM ended early.
+    pub ended: W,
+    /// The final doom pool of scenes that ran to the end.
+    pub final_doom: FxHashMap<DoomKey, W>,
+    /// Dice in that final pool (its mass is the share not ended early).
+    pub final_dice: Hist<W>,
+}
+
+impl<W: Copy + Default + std::ops::AddAssign> SceneHists<W> {
+    fn new(actions: u32) -> Self {
+        let n = i64::from(actions);
+        SceneHists {
+            success_by_action: vec![W::default(); actions as usize],
+            successes: Hist::with_range(0, n),
+            heroics: Hist::with_range(0, n),
+            plot_points: Hist::with_range(0, n),
+            ..SceneHists::default()
+        }
+    }
+
+    fn merge(&mut self, other: &SceneHists<W>) {
+        for (a, &b) in self
+            .success_by_action
+            .iter_mut()
+            .zip(&other.success_by_action)
+        {
+            *a += b;
+        }
+        self.successes.merge(&other.successes);
+        self.heroics.merge(&other.heroics);
+        self.plot_points.merge(&other.plot_points);
+        self.ended += other.ended;
+        for (key, &w) in &other.final_doom {
+            *self.final_doom.entry(*key).or_default() += w;
+        }
+        self.final_dice.merge(&other.final_dice);
+    }
+}
+
+impl SceneHists<u64> {
+    fn to_probabilities(&self, trials: u64) -> SceneHists<f64> {
+        let n = trials as f64;
+        SceneHists {
+            success_by_action: self
+                .success_by_action
+                .iter()
+                .map(|&c| c as f64 / n)
+                .collect(),
+            successes: self.successes.to_probabilities(trials),
+            heroics: self.heroics.to_probabilities(trials),
+            plot_points: self.plot_points.to_probabilities(trials),
+            ended: self.ended as f64 / n,
+            final_doom: self
+                .final_doom
+                .iter()
+                .map(|(k, &c)| (*k, c as f64 / n))
+                .collect(),
+            final_dice: self.final_dice.to_probabilities(trials),
+        }
+    }
+}
+
+/// The `reaction_keep` highest live values of a pool, highest first: all
+/// a total needs. Unlike the action's state it ignores die sizes, so dice
+/// may be added in any order, and a grown doom pool's distribution is its
+/// parent's with one more die.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct TopValues {
+    faces: [u8; MAX_KEEP],
+    len: u8,
+}
+
+impl TopValues {
+    const EMPTY: TopValues = TopValues {
+        faces: [0; MAX_KEEP],
+        len: 0,
+    };
+
+    fn push(mut self, keep: usize, face: u8) -> TopValues {
+        if face == 1 {
+            return self;
+        }
+        let len = self.len as usize;
+        if len == keep && face <= self.faces[len - 1] {
+            return self;
+        }
+        let mut slot = 0;
+        while slot < len && self.faces[slot] >= face {
+            slot += 1;
+        }
+        let last = if len == keep {
+            len - 1
+        } else {
+            self.len += 1;
+            len
+        };
+        let mut i = last;
+        while i > slot {
+            self.faces[i] = self.faces[i - 1];
+            i -= 1;
+        }
+        self.faces[slot] = face;
+        self
+    }
+
+    fn total(&self) -> u32 {
+        self.faces[..self.len as usize]
+            .iter()
+            .map(|&f| u32::from(f))
+            .sum()
+    }
+}
+
+/// Every [`TopValues`] a doom pool can reach, numbered, with the state each
+/// face leads to: adding a die is then a dense vector update, with no
+/// hashing in the inner loop (78 states when the GM sums two dice).
+struct TopTable {
+    /// `next[state][face]`, faces 1..=12 (index 0 unused).
+    next: Vec<[u32; 13]>,
+    total: Vec<u32>,
+}
+
+impl TopTable {
+    fn new(keep: usize) -> TopTable {
+        let mut states = vec![TopValues::EMPTY];
+        let mut index: FxHashMap<TopValues, u32> = FxHashMap::default();
+        index.insert(TopValues::EMPTY, 0);
+        let mut next = Vec::new();
+        let mut i = 0;
+        while i < states.len() {
+            let mut row = [0u32; 13];
+            for face in 1..=12u8 {
+                let to = states[i].push(keep, face);
+                let id = *index.entry(to).or_insert_with(|| {
+                    states.push(to);
+                    (states.len() - 1) as u32
+                });
+                row[face as usize] = id;
+            }
+            next.push(row);
+            i += 1;
+        }
+        let total = states.iter().map(TopValues::total).collect();
+        TopTable { next, total }
+    }
+
+    fn len(&self) -> usize {
+        self.total.len()
+    }
+
+    /// The distribution after one more die with `sides` faces.
+    fn add_die(&self, dist: &[f64], sides: u32) -> Vec<f64> {
+        let p_face = 1.0 / f64::from(sides);
+        let mut out = vec![0.0; dist.len()];
+        for (state, &p) in dist.iter().enumerate() {
+            if p == 0.0 {
+                continue;
+            }
+            let row = &self.next[state];
+            let q = p * p_face;
+            for &to in &row[1..=sides as usize] {
+                out[to as usize] += q;
+            }
+        }
+        out
+    }
+}
+
+/// The doom pools the chain has met, numbered in the order met.
+struct DoomPools<'a> {
+    case: &'a SceneCase,
+    table: TopTable,
+    /// The action's (total, hitch level) distribution.
+    action: Vec<((u32, usize), f64)>,
+    /// The action's hitch level distribution (0 .. 4 or more).
+    hitch_levels: [f64; HITCH_LEVELS],
+    keys: Vec<DoomKey>,
+    index: FxHashMap<DoomKey, u32>,
+    /// Per pool and hitch level: [P(level and success), P(level and heroic)].
+    joint: Vec<[[f64; 2]; HITCH_LEVELS]>,
+    /// Per pool, the pool each hitch level leads to (`u32::MAX`: not yet met).
+    children: Vec<[u32; HITCH_LEVELS]>,
+    /// Top-values distributions of the pools whose children are not known
+    /// yet; each is dropped once they are (all at once, the first time the
+    /// pool is played), so memory follows the newest pools only.
+    tops: FxHashMap<u32, Vec<f64>>,
+}
+
+impl<'a> DoomPools<'a> {
+    fn new(case: &'a SceneCase, budget: &mut Budget) -> Result<DoomPools<'a>, ExactError> {
+        let outcomes = cortex::pool_outcomes(
+            &case.pool,
+            case.rules.keep,
+            (HITCH_LEVELS - 1) as u32,
+            budget,
+        )?;
+        let mut joint: FxHashMap<(u32, usize), f64> = FxHashMap::default();
+        let mut hitch_levels = [0.0; HITCH_LEVELS];
+        for &((total, _effect, hitches), p) in &outcomes.outcomes {
+            let level = hitches as usize;
+            *joint.entry((total, level)).or_insert(0.0) += p;
+            hitch_levels[level] += p;
+        }
+        let mut action: Vec<_> = joint.into_iter().collect();
+        action.sort_by_key(|a| a.0);
+        let mut pools = DoomPools {
+            case,
+            table: TopTable::new(case.rules.reaction_keep),
+            action,
+            hitch_levels,
+            keys: Vec::new(),
+            index: FxHashMap::default(),
+            joint: Vec::new(),
+            children: Vec::new(),
+            tops: FxHashMap::default(),
+        };
+        // The starting pool from nothing, one die at a time.
+        let mut dist = vec![0.0; pools.table.len()];
+        dist[0] = 1.0;
+        for die in case.doom.dice() {
+            pools.spend_die(budget)?;
+            dist = pools.table.add_die(&dist, die.sides());
+        }
+        pools.insert(key_of(&case.doom), dist, budget)?;
+        Ok(pools)
+    }
+
+    fn spend_die(&self, budget: &mut Budget) -> Result<(), ExactError> {
+        budget.spend(self.table.len() as u64 * 12 / DENSE_OPS_PER_STEP, &|| {
+            format!("the doom pool {}", self.case.doom)
+        })
+    }
+
+    /// Records a pool met for the first time, with its chances of success.
+    fn insert(
+        &mut self,
+        key: DoomKey,
+        dist: Vec<f64>,
+        budget: &mut Budget,
+    ) -> Result<u32, ExactError> {
+        budget.spend((dist.len() + self.action.len()) as u64, &|| {
+            format!("the doom pool {}", self.case.doom)
+        })?;
+        let max_total = MAX_KEEP * 12;
+        // below[t] = P(doom total < t).
+        let mut density = vec![0.0; max_total + 1];
+        for (state, &p) in dist.iter().enumerate() {
+            density[self.table.total[state] as usize] += p;
+        }
+        let mut below = vec![0.0; max_total + 2];
+        for t in 0..=max_total {
+            below[t + 1] = below[t] + density[t];
+        }
+        let at_most = |t: i64| -> f64 {
+            if t < 0 {
+                0.0
+            } else {
+                below[(t as usize + 1).min(max_total + 1)]
+            }
+        };
+        let mut joint = [[0.0; 2]; HITCH_LEVELS];
+        for &((total, level), p) in &self.action {
+            // Ties go to the reaction unless `ties = "action"` (SPEC 2).
+            let win_up_to = match self.case.rules.ties {
+                cortex::Ties::Reaction => i64::from(total) - 1,
+                cortex::Ties::Action => i64::from(total),
+            };
+            let heroic_up_to = i64::from(total) - i64::from(self.case.rules.heroic_step);
+            joint[level][0] += p * at_most(win_up_to);
+            joint[level][1] += p * at_most(heroic_up_to.min(win_up_to));
+        }
+        let id = self.keys.len() as u32;
+        self.keys.push(key);
+        self.index.insert(key, id);
+        self.joint.push(joint);
+        let mut children = [u32::MAX; HITCH_LEVELS];
+        children[0] = id;
+        self.children.push(children);
+        self.tops.insert(id, dist);
+        Ok(id)
+    }
+
+    /// The pool that `id` becomes after an action with this hitch level.
+    fn child(&mut self, id: u32, level: usize, budget: &mut Budget) -> Result<u32, ExactError> {
+        let known = self.children[id as usize][level];
+        if known != u32::MAX {
+            return Ok(known);
+        }
+        let step = doom_die_step(level as u32);
+        let mut key = self.keys[id as usize];
+        key[step] += 1;
+        let child = match self.index.get(&key) {
+            Some(&child) => child,
+            None => {
+                self.spend_die(budget)?;
+                let sides = Die::from_step(step as u32)
+                    .expect("a doom die is d4..d12")
+                    .sides();
+                let dist = self.table.add_die(&self.tops[&id], sides);
+                self.insert(key, dist, budget)?
+            }
+        };
+        self.children[id as usize][level] = child;
+        Ok(child)
+    }
+}
+
+/// A doom pool in play and, for scenes in it, the chance of each count of
+/// successes and of heroic successes so far (two marginals of one mass).
+struct Live {
+    id: u32,
+    successes: Vec<f64>,
+    heroics: Vec<f64>,
+}
+
+impl SceneCase {
+    /// A rough count of the exact engine's work, checked before starting so
+    /// that a case it cannot finish is refused at once, not after filling
+    /// memory: the doom pools reachable after i actions (at most C(i + s, s)
+    /// for s possible new sizes), each grown once by a die's worth of
+    /// top-value updates and played each action, per hitch level, on two
+    /// count vectors of length i + 1.
+    fn work_estimate(&self, sizes: usize, top_states: usize, levels: usize) -> u64 {
+        let mut total: u64 = 0;
+        let mut pools: u64 = 1;
+        for i in 0..u64::from(self.actions) {
+            let played = pools.saturating_mul(4 * levels as u64 * (i + 1));
+            total = total.saturating_add(played);
+            // C(i + 1 + s, s) from C(i + s, s): the pools after this action.
+            pools = pools.saturating_mul(i + 1 + sizes as u64) / (i + 1);
+        }
+        total.saturating_add(pools.saturating_mul(top_states as u64 * 12)) / DENSE_OPS_PER_STEP
+    }
+
+    /// The exact tallies: the Markov chain over doom pools, one action at a
+    /// time, tracking success and heroic-success counts alongside.
+    pub fn exact_hists(&self, budget: &mut Budget) -> Result<SceneHists<f64>, ExactError> {
+        let what = || format!("a scene of {} actions", self.actions);
+        let mut pools = DoomPools::new(self, budget)?;
+        let levels: Vec<usize> = (0..HITCH_LEVELS)
+            .filter(|&l| pools.hitch_levels[l] > 0.0)
+            .collect();
+        let sizes = levels.iter().filter(|&&l| l > 0).count();
+        let estimate = self.work_estimate(sizes, pools.table.len(), levels.len());
+        if !budget.allows(estimate) {
+            return Err(ExactError::TooLarge(what()));
+        }
+        let width = self.actions as usize + 1;
+        let start = dice_in(&key_of(&self.doom));
+        let mut hists = SceneHists::new(self.actions);
+        let mut unit = vec![0.0; width];
+        unit[0] = 1.0;
+        let mut live = vec![Live {
+            id: 0,
+            successes: unit.clone(),
+            heroics: unit,
+        }];
+        for action in 0..self.actions as usize {
+            let work = live.len() as u64 * levels.len() as u64 * 4 * (action as u64 + 1);
+            budget.spend(work / DENSE_OPS_PER_STEP, &what)?;
+            let mut slots: FxHashMap<u32, usize> = FxHashMap::default();
+            let mut next: Vec<Live> = Vec::new();
+            let mut happened = 0.0;
+            for state in live {
+                let key = pools.keys[state.id as usize];
+                let mass: f64 = state.successes.iter().sum();
+                if self.ends(&key) {
+                    // The GM spends 2d12: this and every later action does
+                    // not happen, and counts as not succeeding (SPEC 5).
+                    self.finish(&mut hists, &key, start, &state, true);
+                    pools.tops.remove(&state.id);
+                    continue;
+                }
+                let joint = pools.joint[state.id as usize];
+                for &level in &levels {
+                    let child = pools.child(state.id, level, budget)?;
+                    let p_level = pools.hitch_levels[level];
+                    let [p_success, p_heroic] = joint[level];
+                    happened += mass * p_success;
+                    let slot = *slots.entry(child).or_insert_with(|| {
+                        next.push(Live {
+                            id: child,
+                            successes: vec![0.0; width],
+                            heroics: vec![0.0; width],
+                        });
+                        next.len() - 1
+                    });
+                    let target = &mut next[slot];
+                    for c in 0..=action {
+                        let (s, h) = (state.successes[c], state.heroics[c]);
+                        target.successes[c + 1] += s * p_success;
+                        target.successes[c] += s * (p_level - p_success);
+                        target.heroics[c + 1] += h * p_heroic;
+                        target.heroics[c] += h * (p_level - p_heroic);
+                    }
+                }
+                // Every pool this one can become is now known.
+                pools.tops.remove(&state.id);
+            }
+            hists.success_by_action[action] = happened;
+            next.sort_by_key(|l| l.id);
+            live = next;
+        }
+        for state in &live {
+            let key = pools.keys[state.id as usize];
+            self.finish(&mut hists, &key, start, state, false);
+        }
+        Ok(hists)
+    }
+
+    /// Adds the scenes that end in `state` to the tallies.
+    fn finish(
+        &self,
+        hists: &mut SceneHists<f64>,
+        key: &DoomKey,
+        start: u64,
+        state: &Live,
+        ended: bool,
+    ) {
+        let mut mass = 0.0;
+        for (c, (&s, &h)) in state.successes.iter().zip(&state.heroics).enumerate() {
+            hists.successes.add(c as i64, s);
+            hists.heroics.add(c as i64, h);
+            mass += s;
+        }
+        hists.plot_points.add((dice_in(key) - start) as i64, mass);
+        if ended {
+            hists.ended += mass;
+        } else {
+            *hists.final_doom.entry(*key).or_insert(0.0) += mass;
+            hists.final_dice.add(dice_in(key) as i64, mass);
+        }
+    }
+
+    /// Monte Carlo tallies as probabilities.
+    pub fn monte_carlo_hists(
+        &self,
+        settings: &McSettings<'_>,
+    ) -> Result<SceneHists<f64>, Interrupted> {
+        let sampler = SceneSampler {
+            case: self,
+            action: cortex::dice_table(&self.pool),
+            start: key_of(&self.doom),
+        };
+        Ok(monte_carlo::run(&sampler, settings)?.to_probabilities(settings.trials))
+    }
+
+    /// Every SPEC 5 metric from the tallies; one function for both methods.
+    pub fn metrics(&self, h: &SceneHists<f64>) -> Vec<Metric> {
+        let mut metrics: Vec<Metric> = h
+            .success_by_action
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| Metric::probability(format!("p_success_action_{}", i + 1), p))
+            .collect();
+        metrics.extend([
+            Metric::mean_of("mean_successes", &h.successes, 1.0),
+            Metric::mean_of("mean_heroic_successes", &h.heroics, 1.0),
+            Metric::mean_of("mean_plot_points", &h.plot_points, 1.0),
+            Metric::probability("p_ended_early", h.ended),
+            // Over the scenes that ran to the end only (SPEC 5).
+            Metric::mean_of("mean_final_doom_dice", &h.final_dice, 1.0 - h.ended),
+        ]);
+        metrics
+    }
+
+    /// The distribution table: `final_doom` (each pool in canonical notation,
+    /// fewest dice first, then `ended`), `successes` and `plot_points`.
+    pub fn rows(&self, h: &SceneHists<f64>) -> Vec<DistRow> {
+        let mut pools: Vec<(Pool, f64)> = h
+            .final_doom
+            .iter()
+            .map(|(key, &p)| (pool_of(key), p))
+            .collect();
+        pools.sort_by(|a, b| (a.0.len(), &a.0).cmp(&(b.0.len(), &b.0)));
+        let mut rows: Vec<DistRow> = pools
+            .into_iter()
+            .map(|(pool, p)| DistRow::new("final_doom", pool, p))
+            .collect();
+        rows.push(DistRow::new("final_doom", "ended", h.ended));
+        rows.extend(hist_rows("successes", &h.successes, |o| o.to_string()));
+        rows.extend(hist_rows("plot_points", &h.plot_points, |o| o.to_string()));
+        rows
+    }
+
+    fn evaluation(&self, h: &SceneHists<f64>) -> Evaluation {
+        Evaluation {
+            metrics: self.metrics(h),
+            rows: self.rows(h),
+            dropped_mass: None,
+        }
+    }
+}
+
+/// The Monte Carlo trial: one whole scene.
+struct SceneSampler<'a> {
+    case: &'a SceneCase,
+    action: Vec<(u8, u8)>,
+    start: DoomKey,
+}
+
+impl Sampler for SceneSampler<'_> {
+    type Tally = SceneHists<u64>;
+
+    fn new_tally(&self) -> Self::Tally {
+        SceneHists::new(self.case.actions)
+    }
+
+    fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally) {
+        let case = self.case;
+        let mut doom = self.start;
+        let (mut successes, mut heroics, mut plot_points) = (0, 0, 0);
+        let mut ended = false;
+        let mut roller = DieRoller::new(rng);
+        for i in 0..case.actions as usize {
+            if case.ends(&doom) {
+                ended = true;
+                break;
+            }
+            let action = roll_pool(&self.action, case.rules.keep, &mut roller);
+            // The GM rolls the whole doom pool and sums `reaction_keep` dice.
+            let mut reaction = Scorer::new(case.rules.reaction_keep);
+            for step in (0..5).rev() {
+                let sides = Die::from_step(step as u32).expect("d4..d12").sides();
+                for _ in 0..doom[step] {
+                    reaction.push(step as u8, roller.roll(sides) as u8);
+                }
+            }
+            let (success, heroic) = case.outcome(action.total, reaction.finish().total);
+            if success {
+                successes += 1;
+                tally.success_by_action[i] += 1;
+            }
+            heroics += u32::from(heroic);
+            if action.hitches >= 1 {
+                doom[doom_die_step(action.hitches)] += 1;
+                plot_points += 1;
+            }
+        }
+        tally.successes.add(successes, 1);
+        tally.heroics.add(i64::from(heroics), 1);
+        tally.plot_points.add(plot_points, 1);
+        if ended {
+            tally.ended += 1;
+        } else {
+            *tally.final_doom.entry(doom).or_insert(0) += 1;
+            tally.final_dice.add(dice_in(&doom) as i64, 1);
+        }
+    }
+
+    fn merge(&self, into: &mut Self::Tally, other: Self::Tally) {
+        into.merge(&other);
+    }
+}
+
+impl SystemCase for SceneCase {
+    fn system(&self) -> &'static str {
+        "cortex-scene"
+    }
+
+    fn inputs(&self) -> Map<String, Value> {
+        let mut inputs = Map::new();
+        inputs.insert("pool".into(), json!(self.pool.to_string()));
+        inputs.insert("doom".into(), json!(self.doom.to_string()));
+        inputs.insert("actions".into(), json!(self.actions));
+        inputs.insert("keep".into(), json!(self.rules.keep));
+        inputs.insert("reaction_keep".into(), json!(self.rules.reaction_keep));
+        inputs.insert("ties".into(), json!(self.rules.ties.name()));
+        inputs.insert("heroic_step".into(), json!(self.rules.heroic_step));
+        inputs.insert("end_at_2d12".into(), json!(self.end_at_2d12));
+        inputs
+    }
+
+    fn exact(&self, budget: &mut Budget) -> Result<Evaluation, ExactError> {
+        Ok(self.evaluation(&self.exact_hists(budget)?))
+    }
+
+    fn monte_carlo(&self, settings: &McSettings<'_>) -> Result<Evaluation, Interrupted> {
+        Ok(self.evaluation(&self.monte_carlo_hists(settings)?))
+    }
+
+    /// "d10 2d8 d6 vs 2d6" when `pool` and `doom` are swept, with
+    /// ", actions=6" when `actions` is too (the scenario loader adds any
+    /// other swept key the same way).
+    fn sweep_name(&self, swept: &[String]) -> Option<String> {
+        let has = |k: &str| swept.iter().any(|s| s == k);
+        if !(has("pool") && has("doom")) {
+            return None;
+        }
+        let mut name = format!("{} vs {}", self.pool, self.doom);
+        if has("actions") {
+            name.push_str(&format!(", actions={}", self.actions));
+        }
+        Some(name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::cortex::{CortexCase, Opposition, Ties};
+
+    fn scene(pool: &str, doom: &str, actions: u32) -> SceneCase {
+        SceneCase {
+            pool: Pool::parse_cortex(pool).unwrap(),
+            doom: Pool::parse_cortex(doom).unwrap(),
+            actions,
+            rules: Rules::default(),
+            end_at_2d12: false,
+        }
+    }
+
+    fn exact(case: &SceneCase) -> (Vec<Metric>, Vec<DistRow>) {
+        let h = case.exact_hists(&mut Budget::unlimited()).unwrap();
+        (case.metrics(&h), case.rows(&h))
+    }
+
+    fn value(metrics: &[Metric], name: &str) -> Option<f64> {
+        metrics
+            .iter()
+            .find(|m| m.name == name)
+            .unwrap_or_else(|| panic!("no metric {name}"))
+            .value
+    }
+
+    fn row(rows: &[DistRow], variable: &str, outcome: &str) -> f64 {
+        rows.iter()
+            .find(|r| r.variable == variable && r.outcome == outcome)
+            .map_or(0.0, |r| r.probability)
+    }
+
+    #[test]
+    fn one_action_is_the_plain_opposed_roll() {
+        for (pool, doom, ties, heroic_step) in [
+            ("d10 2d8 d6", "2d6", Ties::Reaction, 5),
+            ("d8 d6 d6", "3d8", Ties::Action, 3),
+            ("d12 d4", "d10 d6 d4", Ties::Reaction, 1),
+        ] {
+            let mut case = scene(pool, doom, 1);
+            case.rules.ties = ties;
+            case.rules.heroic_step = heroic_step;
+            let (metrics, _) = exact(&case);
+            let roll = CortexCase {
+                pool: case.pool.clone(),
+                opposition: Opposition::Pool(case.doom.clone()),
+                rules: case.rules,
+            };
+            let plain = roll.metrics(&roll.exact_hists(&mut Budget::unlimited()).unwrap());
+            let close = |a: Option<f64>, b: Option<f64>| (a.unwrap() - b.unwrap()).abs() < 1e-12;
+            assert!(close(
+                value(&metrics, "p_success_action_1"),
+                value(&plain, "p_success")
+            ));
+            assert!(close(
+                value(&metrics, "mean_successes"),
+                value(&plain, "p_success")
+            ));
+            assert!(close(
+                value(&metrics, "mean_heroic_successes"),
+                value(&plain, "p_heroic")
+            ));
+            // One action: a plot point exactly when it shows a hitch.
+            assert!(close(
+                value(&metrics, "mean_plot_points"),
+                value(&plain, "p_hitch")
+            ));
+        }
+        // REFERENCE.md: d8 d6 d6 against 2d6 succeeds 0.7068 of the time.
+        let (metrics, _) = exact(&scene("d8 d6 d6", "2d6", 1));
+        assert!((value(&metrics, "p_success_action_1").unwrap() - 0.7068).abs() < 5e-5);
+    }
+
+    #[test]
+    fn two_actions_by_hand() {
+        // d4 against a d4 doom pool. Each shows 0 (a hitch), 2, 3 or 4.
+        // Action 1 wins 3/8 (the chance the two differ, halved). A hitch
+        // (1/4) adds a d6. Against d4 + d6 the doom total R is 0 with 1/24,
+        // 2 with 2/24, 3 with 2/24, so the action's 2, 3, 4 win with
+        // (1/24 + 3/24 + 5/24) / 4 = 3/32. Action 2: 3/4 * 3/8 + 1/4 * 3/32.
+        let mut case = scene("d4", "d4", 2);
+        case.rules.heroic_step = 2;
+        let (metrics, rows) = exact(&case);
+        let expect = |name: &str, x: f64| {
+            let got = value(&metrics, name).unwrap();
+            assert!((got - x).abs() < 1e-12, "{name}: {got} vs {x}");
+        };
+        expect("p_success_action_1", 3.0 / 8.0);
+        expect("p_success_action_2", 39.0 / 128.0);
+        expect("mean_successes", 3.0 / 8.0 + 39.0 / 128.0);
+        // Margin >= 2: against d4, 2 and 3 beat a hitch, 4 beats 0 and 2:
+        // 4/16; against d4 + d6, R <= a - 2: (1/24 + 1/24 + 3/24) / 4.
+        expect(
+            "mean_heroic_successes",
+            1.0 / 4.0 + (3.0 / 4.0 / 4.0 + 5.0 / 96.0 / 4.0),
+        );
+        expect("mean_plot_points", 0.5);
+        expect("p_ended_early", 0.0);
+        expect("mean_final_doom_dice", 1.5);
+        assert!((row(&rows, "final_doom", "d4") - 9.0 / 16.0).abs() < 1e-12);
+        assert!((row(&rows, "final_doom", "d6 d4") - 6.0 / 16.0).abs() < 1e-12);
+        assert!((row(&rows, "final_doom", "2d6 d4") - 1.0 / 16.0).abs() < 1e-12);
+        assert_eq!(row(&rows, "final_doom", "ended"), 0.0);
+        let order: Vec<&str> = rows
+            .iter()
+            .filter(|r| r.variable == "final_doom")
+            .map(|r| r.outcome.as_str())
+            .collect();
+        assert_eq!(order, ["d4", "d6 d4", "2d6 d4", "ended"]);
+    }
+
+    #[test]
+    fn hitches_grow_the_doom_die() {
+        assert_eq!(doom_die_step(1), 1);
+        assert_eq!(doom_die_step(2), 2);
+        assert_eq!(doom_die_step(3), 3);
+        assert_eq!(doom_die_step(4), 4);
+        assert_eq!(doom_die_step(7), 4);
+        // d6 d6 against d4, one action: two hitches (1/36) add a d8, one
+        // hitch (10/36) a d6.
+        let (_, rows) = exact(&scene("2d6", "d4", 1));
+        assert!((row(&rows, "final_doom", "d8 d4") - 1.0 / 36.0).abs() < 1e-12);
+        assert!((row(&rows, "final_doom", "d6 d4") - 10.0 / 36.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_gm_ends_the_scene_with_2d12() {
+        // Two d12 before the first action: nothing happens.
+        let mut case = scene("d10 2d8 d6", "2d12 d6", 3);
+        case.end_at_2d12 = true;
+        let (metrics, rows) = exact(&case);
+        assert_eq!(value(&metrics, "p_ended_early"), Some(1.0));
+        assert_eq!(value(&metrics, "mean_successes"), Some(0.0));
+        assert_eq!(value(&metrics, "p_success_action_1"), Some(0.0));
+        assert_eq!(value(&metrics, "mean_final_doom_dice"), None);
+        assert_eq!(row(&rows, "final_doom", "ended"), 1.0);
+        // Without the rule the scene plays on.
+        case.end_at_2d12 = false;
+        let (metrics, _) = exact(&case);
+        assert_eq!(value(&metrics, "p_ended_early"), Some(0.0));
+        // 4d4 against d12: four hitches (1/256) add the second d12, and the
+        // GM ends the scene before action 2.
+        let mut case = scene("4d4", "d12", 2);
+        case.end_at_2d12 = true;
+        let (metrics, _) = exact(&case);
+        assert!((value(&metrics, "p_ended_early").unwrap() - 1.0 / 256.0).abs() < 1e-15);
+        // Reaching 2d12 after the last action does not end anything.
+        let mut case = scene("4d4", "d12", 1);
+        case.end_at_2d12 = true;
+        let (metrics, rows) = exact(&case);
+        assert_eq!(value(&metrics, "p_ended_early"), Some(0.0));
+        assert!((row(&rows, "final_doom", "2d12") - 1.0 / 256.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn grown_doom_totals_match_the_cortex_engine() {
+        // The doom pool's totals, grown die by die in the order the chain
+        // adds them, against the cortex programme on the finished pool.
+        for keep in [1, 2, 3] {
+            let table = TopTable::new(keep);
+            let mut dist = vec![0.0; table.len()];
+            dist[0] = 1.0;
+            for die in [Die::D6, Die::D4, Die::D12, Die::D6, Die::D10, Die::D8] {
+                dist = table.add_die(&dist, die.sides());
+            }
+            let pool = Pool::parse_cortex("d12 d10 d8 2d6 d4").unwrap();
+            let reference =
+                cortex::pool_outcomes(&pool, keep, 0, &mut Budget::unlimited()).unwrap();
+            let mut want = [0.0; 40];
+            for ((total, _, _), p) in reference.outcomes {
+                want[total as usize] += p;
+            }
+            let mut got = [0.0; 40];
+            for (state, p) in dist.iter().enumerate() {
+                got[table.total[state] as usize] += p;
+            }
+            for (a, b) in got.iter().zip(&want) {
+                assert!((a - b).abs() < 1e-12);
+            }
+        }
+        // Two summed dice: the empty state, 11 singles, 66 pairs.
+        assert_eq!(TopTable::new(2).len(), 78);
+    }
+
+    #[test]
+    fn exact_and_monte_carlo_agree() {
+        let trials = 200_000;
+        let mut end = scene("d6 3d4", "d12 d8", 5);
+        end.end_at_2d12 = true;
+        end.rules.ties = Ties::Action;
+        for case in [scene("d10 2d8 d6", "3d8", 6), end] {
+            let exact = case.metrics(&case.exact_hists(&mut Budget::unlimited()).unwrap());
+            let mc = case.metrics(&case.monte_carlo_hists(&McSettings::new(trials, 7)).unwrap());
+            for (e, m) in exact.iter().zip(&mc) {
+                assert_eq!(e.name, m.name);
+                let z = crate::stats::z_vs_exact(m, e, trials).unwrap();
+                assert!(z.abs() < 5.0, "{}: z = {z}", e.name);
+            }
+        }
+    }
+
+    #[test]
+    fn options_are_checked() {
+        use crate::options::{KeyStyle, RawItem, RawValue};
+        let build = |entries: Vec<(&str, RawValue)>| {
+            let entries = entries
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), RawItem::new(v)))
+                .collect();
+            SceneCase::from_options(Options::new("cortex-scene", KeyStyle::Flag, entries))
+        };
+        let pool = || ("pool", RawValue::Str("d8 d6".into()));
+        let ok = build(vec![pool()]).unwrap();
+        assert_eq!(ok.doom.to_string(), "2d6");
+        assert_eq!(ok.actions, 4);
+        assert!(!ok.end_at_2d12);
+        let err = |entries| build(entries).unwrap_err().message;
+        assert!(err(vec![pool(), ("actions", RawValue::Int(0))])
+            .contains("`--actions` must be a whole number from 1"));
+        assert!(err(vec![pool(), ("doom", RawValue::Str("2d20".into()))])
+            .contains("d4, d6, d8, d10 or d12"));
+        assert!(err(vec![("doom", RawValue::Str("2d6".into()))]).contains("needs `--pool`"));
+        assert!(
+            err(vec![pool(), ("effect_step_down", RawValue::Bool(true))])
+                .contains("belongs to cortex")
+        );
+    }
+}

@@ -640,7 +640,7 @@ pub fn dice_table(pool: &Pool) -> Vec<(u8, u8)> {
 /// Rolls a pool of (step, sides) dice and scores it. The default `keep = 2`
 /// has a branch-light path of its own: it is nearly every roll a user asks
 /// about, and the general [`Scorer`] costs half the trial time there.
-#[inline]
+#[inline(always)]
 pub fn roll_pool(dice: &[(u8, u8)], keep: usize, roller: &mut DieRoller<'_>) -> PoolRoll {
     if keep == 2 {
         return roll_pool_keep_two(dice, roller);
@@ -652,39 +652,38 @@ pub fn roll_pool(dice: &[(u8, u8)], keep: usize, roller: &mut DieRoller<'_>) -> 
     scorer.finish()
 }
 
-/// [`Scorer`]'s rule for two total dice, with each live die packed into one
-/// key, `face * 8 + (7 - step)`: a larger key is a higher value or, for equal
-/// values, a smaller die, which is exactly the order in which dice enter the
-/// total (SPEC 2, max-total tie-break). Key 0 means "no die yet".
+/// [`Scorer`]'s rule for two total dice, branch-free. Each live die becomes
+/// one key, `face * 8 + (7 - step)`: a larger key is a higher value or, for
+/// equal values, a smaller die, which is exactly the order in which dice
+/// enter the total (SPEC 2, max-total tie-break). A hitch is key 0, which
+/// never enters the total. Of the two held keys and the new one, the top two
+/// stay and the smallest is freed; min/max compile to conditional moves, so
+/// the random faces cost no mispredicted branches.
 #[inline(always)]
 fn roll_pool_keep_two(dice: &[(u8, u8)], roller: &mut DieRoller<'_>) -> PoolRoll {
     let (mut best, mut second) = (0u32, 0u32);
-    let mut free_step: i32 = -1;
+    // Smallest low key bits (7 - step) of a freed die; 8 means none yet.
+    let mut free_low = 8u32;
     let mut hitches = 0;
     for &(step, sides) in dice {
         let face = roller.roll(u32::from(sides));
-        if face == 1 {
-            hitches += 1;
-            continue;
-        }
-        let key = (face << 3) | (7 - u32::from(step));
-        if key > second {
-            if second != 0 {
-                free_step = free_step.max(7 - (second & 7) as i32);
-            }
-            if key > best {
-                second = best;
-                best = key;
-            } else {
-                second = key;
-            }
+        let hitch = face == 1;
+        hitches += u32::from(hitch);
+        let key = if hitch {
+            0
         } else {
-            free_step = free_step.max(i32::from(step));
-        }
+            (face << 3) | (7 - u32::from(step))
+        };
+        let freed = key.min(second);
+        second = second.max(key.min(best));
+        best = best.max(key);
+        // A freed key of 0 (an empty slot or a hitch) frees no die.
+        let low = if freed == 0 { 8 } else { freed & 7 };
+        free_low = free_low.min(low);
     }
     PoolRoll {
         total: (best >> 3) + (second >> 3),
-        effect_step: free_step.max(0) as u32,
+        effect_step: if free_low == 8 { 0 } else { 7 - free_low },
         hitches,
     }
 }
@@ -711,7 +710,7 @@ impl Sampler for CortexSampler<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally) {
         let rules = &self.case.rules;
         let mut roller = DieRoller::new(rng);

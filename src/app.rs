@@ -142,7 +142,10 @@ fn run_scenario(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
             .clone()
             .unwrap_or_else(|| PathBuf::from("reports").join(&scenario.name));
         let files = report::folder_files(&report)?;
-        report::write_folder(&dir, &files)?;
+        crate::interrupt::start_writing(cancel)?;
+        let written = report::write_folder(&dir, &files);
+        crate::interrupt::finish_writing();
+        written?;
         if !settings.quiet {
             eprintln!("report written to {}", dir.display());
         }
@@ -156,6 +159,9 @@ pub fn evaluate_case(
     settings: &Settings,
     cancel: &AtomicBool,
 ) -> anyhow::Result<Vec<CaseResult>> {
+    // Exact methods do not look at the flag; a run of many exact cases
+    // stops here, between them.
+    crate::interrupt::check(cancel)?;
     let exact = || -> Result<CaseResult, ExactError> {
         let evaluation = case.spec.exact(&mut Budget::interactive())?;
         Ok(CaseResult {

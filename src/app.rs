@@ -260,7 +260,10 @@ fn run_scenario(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         if !balances.is_empty() {
             add_balance_files(&report, &balances, &mut files)?;
         }
-        report::write_folder(&dir, &files, !args.no_charts)?;
+        crate::interrupt::start_writing(cancel)?;
+        let written = report::write_folder(&dir, &files, !args.no_charts);
+        crate::interrupt::finish_writing();
+        written?;
         if !settings.quiet {
             eprintln!("report written to {}", dir.display());
         }
@@ -333,6 +336,9 @@ pub fn evaluate_case(
     settings: &Settings,
     cancel: &AtomicBool,
 ) -> anyhow::Result<Vec<CaseResult>> {
+    // Exact methods do not look at the flag; a run of many exact cases
+    // stops here, between them.
+    crate::interrupt::check(cancel)?;
     let exact = || -> Result<CaseResult, ExactError> {
         let evaluation = case.spec.exact(&mut Budget::interactive())?;
         Ok(CaseResult {

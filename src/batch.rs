@@ -178,11 +178,18 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         return Err(Interrupted.into());
     }
 
-    for ((_, report), files) in reports.iter().zip(&folders) {
-        report::write_folder(&args.out.join(&report.name), files, charts)?;
-    }
-    report::write_atomic(&args.out.join("index.md"), &index_md)?;
-    report::write_atomic(&args.out.join("index.html"), &index_html)?;
+    // From here on Ctrl-C waits for the writing to finish, so the folders
+    // and the index stay consistent with one another.
+    crate::interrupt::start_writing(cancel)?;
+    let written = (|| -> anyhow::Result<()> {
+        for ((_, report), files) in reports.iter().zip(&folders) {
+            report::write_folder(&args.out.join(&report.name), files, charts)?;
+        }
+        report::write_atomic(&args.out.join("index.md"), &index_md)?;
+        report::write_atomic(&args.out.join("index.html"), &index_html)
+    })();
+    crate::interrupt::finish_writing();
+    written?;
     if !args.quiet {
         eprintln!(
             "wrote {} report folders, index.md and index.html to {}",

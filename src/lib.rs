@@ -18,6 +18,8 @@ pub mod dice;
 pub mod distribution;
 pub mod engine;
 pub mod errors;
+pub mod fuzzing;
+pub mod interrupt;
 pub mod options;
 pub mod progress;
 pub mod report;

@@ -129,13 +129,31 @@ impl Reader<'_> {
 /// Loads and validates a scenario file.
 pub fn load(path: &Path) -> Result<Scenario, InputError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| InputError(format!("cannot read scenario {file}: {e}")))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| InputError(format!("cannot read scenario {file}: {e}")))?;
     let default_name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "scenario".into());
-    parse(&text, &file, &default_name)
+    parse_bytes(&bytes, &file, &default_name)
+}
+
+/// Parses a scenario file's bytes: UTF-8 (a leading byte-order mark, as some
+/// Windows editors write, is skipped); bytes that are not UTF-8 are an error
+/// at the line and column where they start.
+pub fn parse_bytes(bytes: &[u8], file: &str, default_name: &str) -> Result<Scenario, InputError> {
+    let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse(text, file, default_name),
+        Err(e) => {
+            let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
+            let p = position(valid, valid.len());
+            Err(InputError(format!(
+                "{file}:{}:{}: the file is not valid UTF-8 text; save it as UTF-8",
+                p.line, p.col
+            )))
+        }
+    }
 }
 
 fn take_string(reader: &Reader<'_>, item: &RawItem, key: &str) -> Result<String, InputError> {
@@ -146,6 +164,26 @@ fn take_string(reader: &Reader<'_>, item: &RawItem, key: &str) -> Result<String,
             format!("`{key}` must be a string, not {}", other.type_name()),
         )),
     }
+}
+
+/// The scenario's `name`, which is also its report folder's name
+/// (`reports/<name>/`), so it must be one plain folder name: a name such as
+/// `../..` or `a/b` would write the report somewhere else.
+fn folder_name(reader: &Reader<'_>, item: &RawItem) -> Result<String, InputError> {
+    let name = take_string(reader, item, "name")?;
+    let bad = name.trim().is_empty()
+        || name == "."
+        || name == ".."
+        || name
+            .chars()
+            .any(|c| c == '/' || c == '\\' || c.is_control());
+    if bad {
+        return Err(reader.error(
+            item.at,
+            format!("`name` is \"{}\", but it is also the report folder's name: use one plain folder name, without / or \\ (e.g. \"doom-ladder\")", name.escape_debug()),
+        ));
+    }
+    Ok(name)
 }
 
 fn take_count(reader: &Reader<'_>, item: &RawItem, key: &str, min: i64) -> Result<u64, InputError> {
@@ -162,6 +200,31 @@ fn take_count(reader: &Reader<'_>, item: &RawItem, key: &str, min: i64) -> Resul
     }
 }
 
+/// The line of a TOML error that toml reports without a position (a
+/// dotted key nested past its recursion limit): the first line whose prefix
+/// of the file already fails that way, found by bisection (a few parses).
+fn locate_spanless(text: &str) -> Pos {
+    let mut ends: Vec<usize> = text.match_indices('\n').map(|(i, _)| i + 1).collect();
+    if ends.last() != Some(&text.len()) {
+        ends.push(text.len());
+    }
+    let fails = |lines: usize| matches!(DeTable::parse(&text[..ends[lines - 1]]), Err(e) if e.span().is_none());
+    let (mut lo, mut hi) = (1, ends.len());
+    if hi == 0 || !fails(hi) {
+        return Pos { line: 1, col: 1 };
+    }
+    // The smallest number of lines that fails: `hi` always fails.
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if fails(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Pos { line: hi, col: 1 }
+}
+
 /// Parses scenario text; `file` names it in errors.
 pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, InputError> {
     let reader = Reader {
@@ -169,7 +232,10 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
         file: file.to_string(),
     };
     let document = DeTable::parse(text).map_err(|e| {
-        let at = e.span().map(|s| position(text, s.start));
+        let at = Some(match e.span() {
+            Some(s) => position(text, s.start),
+            None => locate_spanless(text),
+        });
         reader.error(at, format!("TOML syntax error: {}", e.message().trim()))
     })?;
     let top = reader.entries(document.get_ref(), 1)?;
@@ -188,7 +254,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
     let mut balance_tables = Vec::new();
     for (key, item) in &top {
         match key.as_str() {
-            "name" => scenario.name = take_string(&reader, item, key)?,
+            "name" => scenario.name = folder_name(&reader, item)?,
             "description" => scenario.description = Some(take_string(&reader, item, key)?),
             "trials" => scenario.trials = Some(take_count(&reader, item, key, 1)?),
             "seed" => scenario.seed = Some(take_count(&reader, item, key, 0)?),
@@ -221,9 +287,11 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
         check_defaults(&reader, system, entries)?;
     }
 
-    let mut names: Vec<(String, Option<Pos>)> = Vec::new();
+    // A map, not a list: a sweep of 100,000 cases must not compare every
+    // name with every other.
+    let mut names: std::collections::HashMap<String, Option<Pos>> = Default::default();
     let mut add_case = |case: Case, at: Option<Pos>| -> Result<(), InputError> {
-        if let Some((_, first)) = names.iter().find(|(n, _)| *n == case.name) {
+        if let Some(first) = names.get(&case.name) {
             let first = first.map_or(String::new(), |p| format!(" (first at line {})", p.line));
             return Err(reader.error(
                 at,
@@ -239,7 +307,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
                 format!("more than {MAX_CASES} cases; split the scenario"),
             ));
         }
-        names.push((case.name.clone(), at));
+        names.insert(case.name.clone(), at);
         scenario.cases.push(case);
         Ok(())
     };
@@ -278,17 +346,23 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
             ));
         }
         for index in 0..count {
-            // Mixed-radix counter, the last swept key varying fastest.
+            // Mixed-radix counter, the last swept key varying fastest. Only
+            // the picked value is copied, never a whole list (a 100,000-value
+            // list copied per case would take minutes).
             let mut rem = index;
-            let mut chosen: Vec<(String, RawItem)> = rest.clone();
-            for (key, item) in chosen.iter_mut().rev() {
-                if let RawValue::Array(values) = &item.value {
-                    let pick = values[rem % values.len()].clone();
-                    rem /= values.len();
-                    let _ = key;
-                    *item = RawItem { layer: 1, ..pick };
-                }
+            let mut chosen: Vec<(String, RawItem)> = Vec::with_capacity(rest.len());
+            for (key, item) in rest.iter().rev() {
+                let item = match &item.value {
+                    RawValue::Array(values) => {
+                        let pick = values[rem % values.len()].clone();
+                        rem /= values.len();
+                        RawItem { layer: 1, ..pick }
+                    }
+                    _ => item.clone(),
+                };
+                chosen.push((key.clone(), item));
             }
+            chosen.reverse();
             let label_parts: Vec<String> = chosen
                 .iter()
                 .filter(|(k, _)| swept.contains(k))
@@ -337,8 +411,9 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
         scenario.balances.push(spec);
     }
     if scenario.cases.is_empty() && scenario.balances.is_empty() {
+        // Located at the end of the file, where a case would be added.
         return Err(reader.error(
-            None,
+            Some(position(text, text.len())),
             "the scenario has no cases: add a [[case]], a [[sweep]] or a [[balance]]",
         ));
     }

@@ -72,23 +72,27 @@ fn run_block<S: Sampler>(sampler: &S, settings: &McSettings<'_>, block: u64, tal
 pub fn run<S: Sampler>(sampler: &S, settings: &McSettings<'_>) -> Result<S::Tally, Interrupted> {
     let blocks = settings.trials.div_ceil(BLOCK_SIZE);
     let cancelled = || settings.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+    // `try_fold` stops every worker at its next block once one sees the
+    // flag: merely skipping the remaining blocks would still walk through
+    // them, which for `--trials` near 2^64 is 2^48 blocks.
     let work = || {
         (0..blocks)
             .into_par_iter()
-            .fold(
+            .try_fold(
                 || sampler.new_tally(),
                 |mut tally, block| {
-                    if !cancelled() {
-                        run_block(sampler, settings, block, &mut tally);
+                    if cancelled() {
+                        return Err(Interrupted);
                     }
-                    tally
+                    run_block(sampler, settings, block, &mut tally);
+                    Ok(tally)
                 },
             )
-            .reduce(
+            .try_reduce(
                 || sampler.new_tally(),
                 |mut a, b| {
                     sampler.merge(&mut a, b);
-                    a
+                    Ok(a)
                 },
             )
     };
@@ -102,7 +106,7 @@ pub fn run<S: Sampler>(sampler: &S, settings: &McSettings<'_>) -> Result<S::Tall
             Ok(pool) => pool.install(work),
             Err(_) => work(),
         }
-    };
+    }?;
     if cancelled() {
         return Err(Interrupted);
     }
@@ -141,6 +145,23 @@ mod tests {
         let b = run(&D6, &three).unwrap();
         assert_eq!(a, b);
         assert_eq!(a.iter().sum::<u64>(), 300_001);
+    }
+
+    #[test]
+    fn cancelling_a_near_endless_run_returns_at_once() {
+        // 2^64 - 1 trials is 2^48 blocks: the run only ends because the
+        // workers stop at the flag instead of walking past every block.
+        let flag = AtomicBool::new(false);
+        let mut settings = McSettings::new(u64::MAX, 1);
+        settings.cancel = Some(&flag);
+        settings.threads = 2;
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                flag.store(true, Ordering::Relaxed);
+            });
+            assert_eq!(run(&D6, &settings), Err(Interrupted));
+        });
     }
 
     #[test]

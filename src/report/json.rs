@@ -9,8 +9,9 @@ use crate::engine::monte_carlo::BLOCK_SIZE;
 use crate::engine::rng::RNG_NAME;
 
 fn number_or_null(x: Option<f64>) -> Value {
+    // Adding 0.0 writes -0.0 (an empty float sum) as 0, as the CSV does.
     x.filter(|v| v.is_finite())
-        .map_or(Value::Null, |v| json!(v))
+        .map_or(Value::Null, |v| json!(v + 0.0))
 }
 
 /// The report as the SPEC's JSON object; `run_json` adds the folder-only keys.

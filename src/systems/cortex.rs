@@ -895,6 +895,11 @@ pub fn hitch_distribution(pool: &Pool) -> Hist<f64> {
 impl CortexCase {
     /// The exact outcome histograms, through the dynamic programme.
     pub fn exact_hists(&self, budget: &mut Budget) -> Result<CortexHists<f64>, ExactError> {
+        // The hitch convolution is quadratic in the number of dice; it is
+        // budgeted too, or `100000d4` would pass the DP's check and then
+        // spend seconds here.
+        let n = self.pool.len() as u64;
+        budget.spend(n * (n + 1) / 2, &|| format!("the pool {}", self.pool))?;
         let mut hists = CortexHists {
             hitches: hitch_distribution(&self.pool),
             ..CortexHists::default()
@@ -937,7 +942,13 @@ impl CortexCase {
                         self.record(a, Some(r), p * q, &mut hists, false);
                     }
                 }
-                hists.reaction_hitch = 1.0 - hitch_distribution(vs).get(0);
+                // P(no hitch) is a product; the whole distribution is not needed.
+                let no_hitch: f64 = vs
+                    .dice()
+                    .iter()
+                    .map(|d| 1.0 - 1.0 / f64::from(d.sides()))
+                    .product();
+                hists.reaction_hitch = 1.0 - no_hitch;
             }
             _ => {
                 for &((total, effect, _), p) in &action.outcomes {

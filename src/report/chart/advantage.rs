@@ -57,7 +57,11 @@ fn groups<'a>(results: &[&'a CaseResult]) -> (Vec<(String, Vec<&'a CaseResult>)>
     let ranked: Vec<(String, u8)> = keys
         .iter()
         .map(|k| {
-            let p = if k == "policy" { 4 } else { priority(results, k) };
+            let p = if k == "policy" {
+                4
+            } else {
+                priority(results, k)
+            };
             (k.clone(), p)
         })
         .collect();

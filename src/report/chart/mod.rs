@@ -256,12 +256,25 @@ pub fn values_of(cases: &[&CaseResult], key: &str) -> Vec<Json> {
     out
 }
 
-/// The value of `key` that stands for the rest when it cannot be split out:
-/// for a modifier (`stat`, or any range reaching below zero) 0 or the value
-/// nearest it, for other numbers the middle value (the lower of two), for
-/// anything else the first value the scenario lists.
-pub fn representative(cases: &[&CaseResult], key: &str) -> Option<Json> {
+/// The value of `key` that stands for the rest when it cannot be split out,
+/// given the `others` keys that still split the cases. First the value
+/// found with the most combinations of the others, so holding it loses as
+/// few of them as it can (a pool run only at `actions = 8` stays); among
+/// those, for a modifier (`stat`, or any range reaching below zero) 0 or
+/// the value nearest it, for other numbers the middle value (the lower of
+/// two), for anything else the first value the scenario lists.
+pub fn representative(cases: &[&CaseResult], key: &str, others: &[String]) -> Option<Json> {
     let values = values_of(cases, key);
+    let coverage = |v: &Json| {
+        let with: Vec<&CaseResult> = cases
+            .iter()
+            .copied()
+            .filter(|r| r.inputs.get(key) == Some(v))
+            .collect();
+        group_count(&with, others)
+    };
+    let most = values.iter().map(coverage).max()?;
+    let values: Vec<Json> = values.into_iter().filter(|v| coverage(v) == most).collect();
     let numbers: Option<Vec<f64>> = values.iter().map(Json::as_f64).collect();
     match numbers {
         Some(mut nums) if !nums.is_empty() => {
@@ -297,7 +310,7 @@ pub fn fit<'a>(cases: &[&'a CaseResult], keys: &[(String, u8)], budget: usize) -
         for (i, _) in keys.iter().enumerate().filter(|(_, k)| k.1 == lowest) {
             let mut rest = keys.clone();
             let (key, _) = rest.remove(i);
-            let Some(value) = representative(&cases, &key) else {
+            let Some(value) = representative(&cases, &key, &names(&rest)) else {
                 continue;
             };
             let kept: Vec<&CaseResult> = cases
@@ -313,7 +326,7 @@ pub fn fit<'a>(cases: &[&'a CaseResult], keys: &[(String, u8)], budget: usize) -
         let Some((i, _)) = best else { break };
         let (key, _) = keys.remove(i);
         let all = values_of(&cases, &key);
-        if let Some(value) = representative(&cases, &key) {
+        if let Some(value) = representative(&cases, &key, &names(&keys)) {
             cases.retain(|r| r.inputs.get(&key).is_none_or(|v| *v == value));
             held.push((key, value, all));
         }

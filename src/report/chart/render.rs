@@ -408,7 +408,9 @@ where
         let total: i32 = row.iter().map(|(_, w)| *w).sum::<i32>() + gap * (row.len() as i32 - 1);
         let mut x = (width - total) / 2;
         let mid = y + line_h / 2;
-        for (item, w) in row.into_iter().filter(|_| paint) {
+        // Measuring only (see `canvas_size`): the rows' height is all we need.
+        let row = if paint { row } else { Vec::new() };
+        for (item, w) in row {
             if item.line {
                 canvas.line(vec![(x, mid), (x + swatch, mid)], item.colour, 3)?;
                 canvas.marker((x + swatch / 2, mid), item.marker, item.colour)?;

@@ -110,10 +110,11 @@ fn by_action(results: &[&CaseResult]) -> Option<Chart> {
     let varying = varying_keys(&cases, &[]);
     let line = line_key(&varying);
     // Keys that go with the line key name the lines; the rest split panels.
-    let (line_keys, panel_keys): (Vec<String>, Vec<String>) = varying
-        .iter()
-        .cloned()
-        .partition(|k| line.as_ref().is_some_and(|l| l == k || follows(&cases, l, k)));
+    let (line_keys, panel_keys): (Vec<String>, Vec<String>) =
+        varying.iter().cloned().partition(|k| {
+            line.as_ref()
+                .is_some_and(|l| l == k || follows(&cases, l, k))
+        });
     let ranked: Vec<(String, u8)> = panel_keys
         .iter()
         .map(|k| (k.clone(), priority(&cases, k)))

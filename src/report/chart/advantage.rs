@@ -13,8 +13,8 @@ use super::model::{
     Point, Value, MIN_HEIGHT, MIN_WIDTH, PALETTE,
 };
 use super::{
-    fixed_rules_note, input, input_int, label_of, method_note, metric_value, partial_keys,
-    varying_keys,
+    fit, fixed_rules_note, input, input_int, label_of, method_note, metric_value, partial_keys,
+    priority, varying_keys,
 };
 use crate::report::CaseResult;
 
@@ -37,8 +37,15 @@ fn faces(r: &CaseResult) -> Option<i64> {
     input(r, "die")?.trim_start_matches(['d', 'D']).parse().ok()
 }
 
-/// Cases grouped by every input but the die, with the group's label.
-fn groups<'a>(results: &[&'a CaseResult]) -> Vec<(String, Vec<&'a CaseResult>)> {
+/// Most panels (or lines) a chart gets; past it, inputs other than the
+/// policy are held at one representative value (`stat` 0, the middle
+/// `rolls`), named in the chart's note.
+const BUDGET: usize = 8;
+
+/// Cases grouped by every input but the die, with the group's label, and
+/// the slice note when some inputs were held at one value to keep the
+/// groups within [`BUDGET`].
+fn groups<'a>(results: &[&'a CaseResult]) -> (Vec<(String, Vec<&'a CaseResult>)>, Option<String>) {
     let mut keys = varying_keys(results, &["die"]);
     // A `threshold` that only threshold-policy cases have names their panel.
     for k in partial_keys(results) {
@@ -46,9 +53,22 @@ fn groups<'a>(results: &[&'a CaseResult]) -> Vec<(String, Vec<&'a CaseResult>)> 
             keys.push(k);
         }
     }
+    // The issue asks for panels per policy: the policy is split out last.
+    let ranked: Vec<(String, u8)> = keys
+        .iter()
+        .map(|k| {
+            let p = if k == "policy" {
+                4
+            } else {
+                priority(results, k)
+            };
+            (k.clone(), p)
+        })
+        .collect();
+    let slice = fit(results, &ranked, BUDGET);
     let mut out: Vec<(String, Vec<&CaseResult>)> = Vec::new();
-    for r in results {
-        let label = label_of(r, &keys);
+    for r in &slice.cases {
+        let label = label_of(r, &slice.keys);
         match out.iter_mut().find(|(l, _)| *l == label) {
             Some((_, cases)) => cases.push(r),
             None => out.push((label, vec![r])),
@@ -57,7 +77,7 @@ fn groups<'a>(results: &[&'a CaseResult]) -> Vec<(String, Vec<&'a CaseResult>)> 
     for (_, cases) in &mut out {
         cases.sort_by_key(|r| faces(r).unwrap_or(0));
     }
-    out
+    (out, slice.note())
 }
 
 /// The "Rules:" note: inputs with one value everywhere, leaving out the die
@@ -104,7 +124,7 @@ fn tier_series() -> Vec<BarSeries> {
 }
 
 fn tiers(results: &[&CaseResult]) -> Chart {
-    let groups = groups(results);
+    let (groups, slice_note) = groups(results);
     let mut panels = Vec::new();
     for (label, cases) in &groups {
         let first = cases[0];
@@ -164,6 +184,7 @@ fn tiers(results: &[&CaseResult]) -> Chart {
         height: MIN_HEIGHT,
     };
     chart.notes.extend(rules_note(results));
+    chart.notes.extend(slice_note);
     chart.notes.push(format!(
         "\"no die\" is 2d6 + stat alone (exact). {}",
         method_note(results, true)
@@ -173,7 +194,7 @@ fn tiers(results: &[&CaseResult]) -> Chart {
 }
 
 fn miss_to_strong(results: &[&CaseResult]) -> Option<Chart> {
-    let groups = groups(results);
+    let (groups, slice_note) = groups(results);
     let mut all_faces: Vec<i64> = results.iter().filter_map(|r| faces(r)).collect();
     all_faces.sort_unstable();
     all_faces.dedup();
@@ -217,6 +238,7 @@ fn miss_to_strong(results: &[&CaseResult]) -> Option<Chart> {
     );
     chart.legend = line_legend(&series);
     chart.notes.extend(rules_note(results));
+    chart.notes.extend(slice_note);
     chart.notes.push(method_note(results, true));
     Some(chart)
 }

@@ -202,6 +202,155 @@ pub fn partial_keys(results: &[&CaseResult]) -> Vec<String> {
     keys
 }
 
+/// Cases cut down to at most a budget of panels (or lines): the inputs
+/// still split into groups, and those held at one representative value.
+pub struct Slice<'a> {
+    pub cases: Vec<&'a CaseResult>,
+    /// The keys that still split the cases, in the order given.
+    pub keys: Vec<String>,
+    /// `(key, value shown, every value the report has)`.
+    pub held: Vec<(String, Json, Vec<Json>)>,
+}
+
+impl Slice<'_> {
+    /// The note naming the slice shown, if anything was held:
+    /// "Shown: stat=0 (of -1, 0, 1, 2), rolls=6 (of 3, 6, 10); summary.csv
+    /// has every case."
+    pub fn note(&self) -> Option<String> {
+        if self.held.is_empty() {
+            return None;
+        }
+        let parts: Vec<String> = self
+            .held
+            .iter()
+            .map(|(k, v, all)| {
+                let all: Vec<String> = all.iter().map(input_text).collect();
+                format!("{k}={} (of {})", input_text(v), all.join(", "))
+            })
+            .collect();
+        Some(format!(
+            "Shown: {}; summary.csv has every case.",
+            parts.join(", ")
+        ))
+    }
+}
+
+/// How many distinct groups `keys` split the cases into.
+pub fn group_count(cases: &[&CaseResult], keys: &[String]) -> usize {
+    let mut labels: Vec<String> = cases.iter().map(|r| label_of(r, keys)).collect();
+    labels.sort();
+    labels.dedup();
+    labels.len()
+}
+
+/// The distinct values of an input, in first-seen order.
+pub fn values_of(cases: &[&CaseResult], key: &str) -> Vec<Json> {
+    let mut out: Vec<Json> = Vec::new();
+    for r in cases {
+        if let Some(v) = r.inputs.get(key) {
+            if !out.contains(v) {
+                out.push(v.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The value of `key` that stands for the rest when it cannot be split out,
+/// given the `others` keys that still split the cases. First the value
+/// found with the most combinations of the others, so holding it loses as
+/// few of them as it can (a pool run only at `actions = 8` stays); among
+/// those, for a modifier (`stat`, or any range reaching below zero) 0 or
+/// the value nearest it, for other numbers the middle value (the lower of
+/// two), for anything else the first value the scenario lists.
+pub fn representative(cases: &[&CaseResult], key: &str, others: &[String]) -> Option<Json> {
+    let values = values_of(cases, key);
+    let coverage = |v: &Json| {
+        let with: Vec<&CaseResult> = cases
+            .iter()
+            .copied()
+            .filter(|r| r.inputs.get(key) == Some(v))
+            .collect();
+        group_count(&with, others)
+    };
+    let most = values.iter().map(coverage).max()?;
+    let values: Vec<Json> = values.into_iter().filter(|v| coverage(v) == most).collect();
+    let numbers: Option<Vec<f64>> = values.iter().map(Json::as_f64).collect();
+    match numbers {
+        Some(mut nums) if !nums.is_empty() => {
+            nums.sort_by(f64::total_cmp);
+            let pick = if key == "stat" || nums[0] < 0.0 {
+                // The smaller of two equally near values (-1 before +1).
+                nums.iter()
+                    .copied()
+                    .min_by(|a, b| a.abs().total_cmp(&b.abs()).then(a.total_cmp(b)))?
+            } else {
+                nums[(nums.len() - 1) / 2]
+            };
+            values.into_iter().find(|v| v.as_f64() == Some(pick))
+        }
+        _ => values.into_iter().next(),
+    }
+}
+
+/// Keeps the keys that split the cases (`keys`: key and priority, higher
+/// kept longer) while they make more than `budget` groups, holding the
+/// lowest-priority key at its [`representative`] value; among keys of equal
+/// priority the one whose loss leaves the most groups goes first (the later
+/// key on a tie). Cases without a held key (an option that does not apply
+/// to them) stay.
+pub fn fit<'a>(cases: &[&'a CaseResult], keys: &[(String, u8)], budget: usize) -> Slice<'a> {
+    let mut cases: Vec<&CaseResult> = cases.to_vec();
+    let mut keys: Vec<(String, u8)> = keys.to_vec();
+    let mut held = Vec::new();
+    let names = |keys: &[(String, u8)]| keys.iter().map(|k| k.0.clone()).collect::<Vec<_>>();
+    while keys.len() > 1 && group_count(&cases, &names(&keys)) > budget.max(1) {
+        let lowest = keys.iter().map(|k| k.1).min().unwrap_or(0);
+        let mut best: Option<(usize, usize)> = None;
+        for (i, _) in keys.iter().enumerate().filter(|(_, k)| k.1 == lowest) {
+            let mut rest = keys.clone();
+            let (key, _) = rest.remove(i);
+            let Some(value) = representative(&cases, &key, &names(&rest)) else {
+                continue;
+            };
+            let kept: Vec<&CaseResult> = cases
+                .iter()
+                .copied()
+                .filter(|r| r.inputs.get(&key).is_none_or(|v| *v == value))
+                .collect();
+            let n = group_count(&kept, &names(&rest));
+            if best.is_none_or(|(_, m)| n >= m) {
+                best = Some((i, n));
+            }
+        }
+        let Some((i, _)) = best else { break };
+        let (key, _) = keys.remove(i);
+        let all = values_of(&cases, &key);
+        if let Some(value) = representative(&cases, &key, &names(&keys)) {
+            cases.retain(|r| r.inputs.get(&key).is_none_or(|v| *v == value));
+            held.push((key, value, all));
+        }
+    }
+    Slice {
+        cases,
+        keys: names(&keys),
+        held,
+    }
+}
+
+/// The default priority of a key for [`fit`]: numbers are held first,
+/// then text and switches; options only some cases have (a policy's
+/// `threshold`) name variants and are kept longest.
+pub fn priority(cases: &[&CaseResult], key: &str) -> u8 {
+    if cases.iter().any(|r| !r.inputs.contains_key(key)) {
+        3
+    } else if values_of(cases, key).iter().all(Json::is_number) {
+        1
+    } else {
+        2
+    }
+}
+
 /// The note line of rules held fixed across the results (inputs with one
 /// value wherever they apply, other than `skip`): "Rules: keep=2, ...".
 pub fn fixed_rules_note(results: &[&CaseResult], skip: &[&str]) -> Option<String> {

@@ -69,10 +69,10 @@ fn rgb(c: Colour) -> RGBColor {
 /// Renders the chart as an SVG document.
 pub fn svg(chart: &Chart) -> anyhow::Result<String> {
     register_fonts()?;
+    let size = canvas_size(chart)?;
     let mut text = String::new();
     {
-        let root =
-            SVGBackend::with_string(&mut text, (chart.width, chart.height)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
         draw(&root, chart).with_context(|| format!("cannot draw the chart {}", chart.stem))?;
         root.present()?;
     }
@@ -82,7 +82,7 @@ pub fn svg(chart: &Chart) -> anyhow::Result<String> {
 /// Renders the chart as a PNG image (8-bit RGB).
 pub fn png(chart: &Chart) -> anyhow::Result<Vec<u8>> {
     register_fonts()?;
-    let (w, h) = (chart.width, chart.height);
+    let (w, h) = canvas_size(chart)?;
     let mut pixels = vec![0u8; w as usize * h as usize * 3];
     {
         let root = BitMapBackend::with_buffer(&mut pixels, (w, h)).into_drawing_area();
@@ -256,6 +256,79 @@ where
     }
 }
 
+/// The title, notes and legend (drawn when `paint`); returns the y where
+/// the panels start.
+fn draw_header<DB: DrawingBackend>(
+    canvas: &Canvas<'_, DB>,
+    chart: &Chart,
+    width: i32,
+    paint: bool,
+) -> anyhow::Result<i32>
+where
+    DB::ErrorType: 'static,
+{
+    let mut y = 22;
+    for line in canvas.wrap(&chart.title, TITLE, true, width - 2 * MARGIN)? {
+        if paint {
+            canvas.text(
+                &line,
+                (width / 2, y),
+                TITLE,
+                true,
+                INK,
+                HPos::Center,
+                VPos::Top,
+            )?;
+        }
+        y += Canvas::<DB>::line_height(TITLE) + 4;
+    }
+    y += 6;
+    for note in &chart.notes {
+        for line in canvas.wrap(note, NOTE, false, width - 2 * MARGIN)? {
+            if paint {
+                canvas.text(
+                    &line,
+                    (width / 2, y),
+                    NOTE,
+                    false,
+                    MUTED,
+                    HPos::Center,
+                    VPos::Top,
+                )?;
+            }
+            y += Canvas::<DB>::line_height(NOTE) + 4;
+        }
+    }
+    if chart.legend.len() >= 2 {
+        y += 8;
+        y = draw_legend(canvas, &chart.legend, y, width, paint)?;
+    }
+    Ok(y + 14)
+}
+
+/// The least height a row of panels gets, caption included: below it axes
+/// and labels would overlap (or a scale turn over).
+const MIN_PANEL_HEIGHT: i32 = 300;
+/// The gap between rows of panels.
+const ROW_GAP: i32 = 28;
+
+/// The canvas size a chart is drawn at: its own, grown taller when the
+/// title, notes and legend would leave a row of panels less than
+/// [`MIN_PANEL_HEIGHT`], so a long legend pushes the plots down rather
+/// than squashing them.
+pub fn canvas_size(chart: &Chart) -> anyhow::Result<(u32, u32)> {
+    register_fonts()?;
+    let mut scratch = String::new();
+    let header = {
+        let root =
+            SVGBackend::with_string(&mut scratch, (chart.width, chart.height)).into_drawing_area();
+        draw_header(&Canvas { root: &root }, chart, chart.width as i32, false)?
+    };
+    let rows = chart.panels.len().div_ceil(chart.columns.max(1)).max(1) as i32;
+    let needed = header + rows * MIN_PANEL_HEIGHT + ROW_GAP * (rows - 1) + MARGIN / 2;
+    Ok((chart.width, chart.height.max(needed.max(0) as u32)))
+}
+
 /// Draws the whole chart.
 fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
 where
@@ -263,48 +336,16 @@ where
 {
     let canvas = Canvas { root };
     root.fill(&WHITE)?;
-    let width = chart.width as i32;
-    let height = chart.height as i32;
-    let mut y = 22;
-    for line in canvas.wrap(&chart.title, TITLE, true, width - 2 * MARGIN)? {
-        canvas.text(
-            &line,
-            (width / 2, y),
-            TITLE,
-            true,
-            INK,
-            HPos::Center,
-            VPos::Top,
-        )?;
-        y += Canvas::<DB>::line_height(TITLE) + 4;
-    }
-    y += 6;
-    for note in &chart.notes {
-        for line in canvas.wrap(note, NOTE, false, width - 2 * MARGIN)? {
-            canvas.text(
-                &line,
-                (width / 2, y),
-                NOTE,
-                false,
-                MUTED,
-                HPos::Center,
-                VPos::Top,
-            )?;
-            y += Canvas::<DB>::line_height(NOTE) + 4;
-        }
-    }
-    if chart.legend.len() >= 2 {
-        y += 8;
-        y = draw_legend(&canvas, &chart.legend, y, width)?;
-    }
-    y += 14;
+    let (width, height) = root.dim_in_pixel();
+    let (width, height) = (width as i32, height as i32);
+    let y = draw_header(&canvas, chart, width, true)?;
 
     let columns = chart.columns.max(1);
     let rows = chart.panels.len().div_ceil(columns).max(1);
     let panel_w = (width - 2 * MARGIN) / columns as i32;
     // Rows of panels are kept apart so a caption never touches the axis
     // label of the panel above.
-    let row_gap = 28;
+    let row_gap = ROW_GAP;
     let panel_h = (height - y - MARGIN / 2 - row_gap * (rows as i32 - 1)) / rows as i32;
     let gap = if columns > 1 { 24 } else { 0 };
     // Every caption gets the height of the tallest, so the plots of a row line up.
@@ -337,6 +378,7 @@ fn draw_legend<DB: DrawingBackend>(
     items: &[LegendItem],
     mut y: i32,
     width: i32,
+    paint: bool,
 ) -> anyhow::Result<i32>
 where
     DB::ErrorType: 'static,
@@ -366,6 +408,8 @@ where
         let total: i32 = row.iter().map(|(_, w)| *w).sum::<i32>() + gap * (row.len() as i32 - 1);
         let mut x = (width - total) / 2;
         let mid = y + line_h / 2;
+        // Measuring only (see `canvas_size`): the rows' height is all we need.
+        let row = if paint { row } else { Vec::new() };
         for (item, w) in row {
             if item.line {
                 canvas.line(vec![(x, mid), (x + swatch, mid)], item.colour, 3)?;

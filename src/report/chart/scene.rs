@@ -4,11 +4,12 @@
 //! and distribution names are SPEC 5's (`p_success_action_N`, `final_doom`).
 
 use super::model::{
-    bar_legend, line_legend, palette, Axis, BarSeries, Bars, Chart, LineSeries, Lines, Panel, Plot,
-    Point, MIN_HEIGHT, MIN_WIDTH,
+    bar_legend, line_legend, palette, Axis, BarSeries, Bars, Chart, LegendItem, LineSeries, Lines,
+    Panel, Plot, Point, MIN_HEIGHT, MIN_WIDTH,
 };
 use super::{
-    distribution, fixed_rules_note, label_of, method_note, metric_value, share, varying_keys,
+    distribution, fit, fixed_rules_note, label_of, method_note, metric_value, priority, share,
+    varying_keys,
 };
 use crate::report::CaseResult;
 
@@ -47,49 +48,176 @@ fn success_points(r: &CaseResult) -> Vec<Point> {
         .collect()
 }
 
+/// Most panels a scene chart gets; past it, inputs are held at one value
+/// (named in the chart's note).
+const BUDGET: usize = 6;
+
+/// The key each line of a panel stands for: the doom pool when it varies
+/// (the issue's "one line per doom pool"), else the first input that does.
+fn line_key(keys: &[String]) -> Option<String> {
+    keys.iter()
+        .find(|k| *k == "doom")
+        .or_else(|| keys.first())
+        .cloned()
+}
+
+/// Whether every value of `line` goes with one value of `key` (like
+/// `end_at_2d12` when only one doom pool ends at 2d12): such a key names
+/// lines rather than splitting panels.
+fn follows(cases: &[&CaseResult], line: &str, key: &str) -> bool {
+    cases.iter().all(|a| {
+        cases
+            .iter()
+            .filter(|b| b.inputs.get(line) == a.inputs.get(line))
+            .all(|b| b.inputs.get(key) == a.inputs.get(key))
+    })
+}
+
+/// Of cases that differ only in `actions`, the longest scene: the chance
+/// that action i succeeds does not depend on how many actions follow it
+/// (SPEC 5: the doom pool after action i depends only on actions 1..i), so
+/// the shorter scenes' lines would lie under the longest one's.
+fn longest_scenes<'a>(cases: &[&'a CaseResult]) -> Vec<&'a CaseResult> {
+    let mut out: Vec<&CaseResult> = Vec::new();
+    let others = |r: &CaseResult| {
+        let mut inputs = r.inputs.clone();
+        inputs.remove("actions");
+        inputs
+    };
+    for r in cases {
+        match out.iter_mut().find(|o| others(o) == others(r)) {
+            Some(o) => {
+                if success_points(r).len() > success_points(o).len() {
+                    *o = r;
+                }
+            }
+            None => out.push(r),
+        }
+    }
+    out
+}
+
 fn by_action(results: &[&CaseResult]) -> Option<Chart> {
-    let cases: Vec<&CaseResult> = results
+    let all: Vec<&CaseResult> = results
         .iter()
         .copied()
         .filter(|r| !success_points(r).is_empty())
         .collect();
-    if cases.is_empty() {
+    if all.is_empty() {
         return None;
     }
-    let names = series_names(&cases);
-    let series: Vec<LineSeries> = cases
+    let cases = longest_scenes(&all);
+    let varying = varying_keys(&cases, &[]);
+    let line = line_key(&varying);
+    // Keys that go with the line key name the lines; the rest split panels.
+    let (line_keys, panel_keys): (Vec<String>, Vec<String>) =
+        varying.iter().cloned().partition(|k| {
+            line.as_ref()
+                .is_some_and(|l| l == k || follows(&cases, l, k))
+        });
+    let ranked: Vec<(String, u8)> = panel_keys
         .iter()
-        .zip(names)
-        .enumerate()
-        .map(|(i, (r, name))| LineSeries {
+        .map(|k| (k.clone(), priority(&cases, k)))
+        .collect();
+    let slice = fit(&cases, &ranked, BUDGET);
+    let actions = slice
+        .cases
+        .iter()
+        .map(|r| success_points(r).len())
+        .max()
+        .unwrap_or(1);
+    // One colour and marker per line name across all panels, so the
+    // shared legend reads for every panel.
+    let mut names: Vec<String> = Vec::new();
+    let mut panels: Vec<(String, Vec<LineSeries>)> = Vec::new();
+    for r in &slice.cases {
+        let name = match label_of(r, &line_keys) {
+            l if l.is_empty() => "P(action succeeds)".to_string(),
+            l => l,
+        };
+        let i = names.iter().position(|n| *n == name).unwrap_or_else(|| {
+            names.push(name.clone());
+            names.len() - 1
+        });
+        let series = LineSeries {
             name,
             colour: palette(i),
             marker: i,
             points: success_points(r),
-        })
-        .collect();
-    let actions = series.iter().map(|s| s.points.len()).max().unwrap_or(1);
-    let mut chart = Chart::single(
-        "cortex-scene-success-by-action",
-        "Success chance of each action as the doom pool grows",
-        Plot::Lines(Lines {
-            series: series.clone(),
-            x_label: "Action number in the scene".into(),
-            x_ticks: (1..=actions).map(|i| (i as f64, i.to_string())).collect(),
-            axis: Axis::percent("P(action succeeds), %"),
-        }),
-    );
-    chart.legend = line_legend(&series);
-    chart.notes.extend(fixed_rules_note(&cases, &[]));
-    let ends = cases
+        };
+        let caption = label_of(r, &slice.keys);
+        match panels.iter_mut().find(|(c, _)| *c == caption) {
+            Some((_, lines)) => lines.push(series),
+            None => panels.push((caption, vec![series])),
+        }
+    }
+    let mut legend: Vec<LegendItem> = Vec::new();
+    for (_, lines) in &panels {
+        for item in line_legend(lines) {
+            if !legend.iter().any(|l| l.name == item.name) {
+                legend.push(item);
+            }
+        }
+    }
+    legend.sort_by_key(|l| l.marker);
+    let columns = columns_for(panels.len());
+    let mut chart = Chart {
+        stem: "cortex-scene-success-by-action".into(),
+        title: "Success chance of each action as the doom pool grows".into(),
+        notes: Vec::new(),
+        legend,
+        panels: panels
+            .into_iter()
+            .map(|(caption, series)| Panel {
+                caption: (!caption.is_empty()).then_some(caption),
+                plot: Plot::Lines(Lines {
+                    series,
+                    x_label: "Action number in the scene".into(),
+                    x_ticks: (1..=actions).map(|i| (i as f64, i.to_string())).collect(),
+                    axis: Axis::percent("P(action succeeds), %"),
+                }),
+            })
+            .collect(),
+        columns,
+        width: width_for(columns),
+        height: MIN_HEIGHT,
+    };
+    chart.notes.extend(fixed_rules_note(&all, &[]));
+    if cases.len() < all.len() {
+        chart.notes.push(
+            "An action's chance does not depend on how many actions follow it: \
+             each line is the longest scene run."
+                .into(),
+        );
+    }
+    chart.notes.extend(slice.note());
+    let ends = all
         .iter()
         .any(|r| r.inputs.get("end_at_2d12").and_then(|v| v.as_bool()) == Some(true));
-    let mut method = method_note(&cases, true);
+    let mut method = method_note(&all, true);
     if ends {
         method.push_str(" An action after the scene ended counts as not succeeding.");
     }
     chart.notes.push(method);
+    chart.fit_height(460);
     Some(chart)
+}
+
+/// Panels per row for `n` panels.
+fn columns_for(n: usize) -> usize {
+    match n {
+        0 | 1 => 1,
+        2 | 4 => 2,
+        _ => 3,
+    }
+}
+
+fn width_for(columns: usize) -> u32 {
+    match columns {
+        1 => MIN_WIDTH,
+        2 => 1600,
+        _ => 1800,
+    }
 }
 
 fn final_doom(results: &[&CaseResult]) -> Option<Chart> {
@@ -101,12 +229,20 @@ fn final_doom(results: &[&CaseResult]) -> Option<Chart> {
     if cases.is_empty() {
         return None;
     }
-    let names = series_names(&cases);
+    let ranked: Vec<(String, u8)> = varying_keys(&cases, &[])
+        .into_iter()
+        .map(|k| {
+            let p = if k == "doom" { 4 } else { priority(&cases, &k) };
+            (k, p)
+        })
+        .collect();
+    let slice = fit(&cases, &ranked, BUDGET);
+    let names = series_names(&slice.cases);
     let colour = palette(0);
     let mut panels = Vec::new();
     let mut global_max: f64 = 0.0;
     let mut most_bars = 0;
-    for (r, name) in cases.iter().zip(names) {
+    for (r, name) in slice.cases.iter().zip(names) {
         let mut rows: Vec<(String, f64)> = distribution(r, "final_doom")
             .into_iter()
             .map(|(o, p)| (o.to_string(), p))
@@ -167,6 +303,7 @@ fn final_doom(results: &[&CaseResult]) -> Option<Chart> {
         height: MIN_HEIGHT,
     };
     chart.notes.extend(fixed_rules_note(&cases, &[]));
+    chart.notes.extend(slice.note());
     chart.notes.push(method_note(&cases, true));
     chart.fit_height(110 + 40 * most_bars as u32);
     Some(chart)

@@ -270,6 +270,171 @@ fn scene_lines_per_doom_pool_and_final_doom_panels() {
     assert_eq!(third.categories[0], "scene ended early");
 }
 
+/// The advantage fixture swept like scenarios/advantage-dice.toml: every
+/// case again for stat -1..+2 and rolls 3, 6, 10, plus a second threshold.
+fn many_advantage_cases() -> crate::report::Report {
+    let mut report = fixture::advantage(false);
+    let base = std::mem::take(&mut report.results);
+    for stat in -1..=2 {
+        for rolls in [3, 6, 10] {
+            for threshold in [3, 4] {
+                for r in &base {
+                    let is_threshold = r.inputs.contains_key("threshold");
+                    if threshold == 4 && !is_threshold {
+                        continue;
+                    }
+                    let mut r = r.clone();
+                    r.inputs.insert("stat".into(), stat.into());
+                    r.inputs.insert("rolls".into(), rolls.into());
+                    if is_threshold {
+                        r.inputs.insert("threshold".into(), threshold.into());
+                    }
+                    r.case = format!("{} stat={stat} rolls={rolls} t={threshold}", r.case);
+                    report.results.push(r);
+                }
+            }
+        }
+    }
+    report
+}
+
+#[test]
+fn many_advantage_cases_show_one_slice_in_a_few_panels() {
+    let report = many_advantage_cases();
+    assert!(report.results.len() > 100);
+    let charts = charts(&report);
+    let chart = find(&charts, "advantage-tiers");
+    let captions: Vec<_> = chart
+        .panels
+        .iter()
+        .map(|p| p.caption.as_deref().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        captions,
+        [
+            "policy=greedy",
+            "policy=threshold, threshold=3",
+            "policy=last",
+            "policy=never",
+            "policy=threshold, threshold=4"
+        ]
+    );
+    assert!(chart.height <= 1600, "{}x{}", chart.width, chart.height);
+    let (_, h) = render::canvas_size(chart).unwrap();
+    assert!(h <= 1600);
+    // stat 0 and the middle encounter length stand for the rest.
+    let note = chart
+        .notes
+        .iter()
+        .find(|n| n.starts_with("Shown:"))
+        .expect("a slice note");
+    assert!(note.contains("stat=0 (of -1, 0, 1, 2)"), "{note}");
+    assert!(note.contains("rolls=6 (of 3, 6, 10)"), "{note}");
+    let line = find(&charts, "advantage-miss-to-strong");
+    let Plot::Lines(lines) = &line.panels[0].plot else {
+        panic!("not lines")
+    };
+    assert_eq!(lines.series.len(), 5);
+    assert!(line.notes.iter().any(|n| n.starts_with("Shown:")));
+    check_renders(chart);
+}
+
+#[test]
+fn a_stat_range_without_zero_shows_the_value_nearest_it() {
+    let mut report = many_advantage_cases();
+    report
+        .results
+        .retain(|r| r.inputs["stat"].as_i64() != Some(0));
+    let charts = charts(&report);
+    let chart = find(&charts, "advantage-tiers");
+    let note = chart
+        .notes
+        .iter()
+        .find(|n| n.starts_with("Shown:"))
+        .unwrap();
+    assert!(note.contains("stat=-1 (of -1, 1, 2)"), "{note}");
+}
+
+/// The scene fixture swept like scenarios/doom-scene.toml: two hero pools,
+/// scenes of 4, 6 and 8 actions (a longer scene has more actions), with and
+/// without ending at 2d12.
+fn many_scene_cases() -> crate::report::Report {
+    let mut report = fixture::scene(false);
+    let base = std::mem::take(&mut report.results);
+    for pool in ["d10 d8 d6", "d8 2d6 2d4"] {
+        for ends in [false, true] {
+            for actions in [4, 6, 8] {
+                for r in &base {
+                    let mut r = r.clone();
+                    r.inputs.insert("pool".into(), pool.into());
+                    r.inputs.insert("end_at_2d12".into(), ends.into());
+                    r.inputs.insert("actions".into(), actions.into());
+                    let p = metric(&r, "p_success_action_4").unwrap();
+                    for i in 5..=actions {
+                        let mut m = r.evaluation.metrics[0].clone();
+                        m.name = format!("p_success_action_{i}");
+                        m.value = Some(p);
+                        r.evaluation.metrics.push(m);
+                    }
+                    r.case = format!("{} {pool} {ends} {actions}", r.case);
+                    report.results.push(r);
+                }
+            }
+        }
+    }
+    report
+}
+
+#[test]
+fn many_scene_cases_keep_one_line_per_doom_pool() {
+    let report = many_scene_cases();
+    let charts = charts(&report);
+    let chart = find(&charts, "cortex-scene-success-by-action");
+    assert_eq!(chart.panels.len(), 4);
+    let names: Vec<_> = chart.legend.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, ["doom=2d6", "doom=2d8", "doom=d12 2d10"]);
+    for panel in &chart.panels {
+        let Plot::Lines(lines) = &panel.plot else {
+            panic!("not lines")
+        };
+        // One line per doom pool, each the 8-action scene.
+        assert_eq!(lines.series.len(), 3);
+        assert!(lines.series.iter().all(|s| s.points.len() == 8));
+        assert_eq!(lines.x_ticks.len(), 8);
+    }
+    assert_eq!(
+        chart.panels[0].caption.as_deref(),
+        Some("pool=d10 d8 d6, end_at_2d12=false")
+    );
+    check_renders(chart);
+    let doom = find(&charts, "cortex-scene-final-doom");
+    assert!(doom.panels.len() <= 6);
+    assert!(doom.notes.iter().any(|n| n.starts_with("Shown:")));
+}
+
+#[test]
+fn a_long_legend_grows_the_canvas_instead_of_squashing_the_plot() {
+    let mut chart = find(
+        &charts(&fixture::scene(false)),
+        "cortex-scene-success-by-action",
+    )
+    .clone();
+    let item = chart.legend[0].clone();
+    chart.legend = (0..40)
+        .map(|i| model::LegendItem {
+            name: format!("a rather long legend entry number {i} that fills a row"),
+            ..item.clone()
+        })
+        .collect();
+    let (w, h) = render::canvas_size(&chart).unwrap();
+    assert_eq!(w, chart.width);
+    // Twenty rows of legend (about 600 pixels) above a plot of 300 or more.
+    assert!(h > 1000, "{h}");
+    let png_bytes = render::png(&chart).unwrap();
+    assert_eq!(png_size(&png_bytes), (w, h));
+    check_renders(&chart);
+}
+
 #[test]
 fn both_methods_chart_the_exact_result() {
     let mut report = fixture::cortex(false, false);

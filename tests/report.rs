@@ -217,7 +217,6 @@ fn report_is_reproducible_for_any_thread_count() {
 /// The committed reports of the bundled scenarios. The lead wires this up
 /// once `reports/` is regenerated for every system.
 #[test]
-#[ignore = "needs the committed reports/ of scenarios/"]
 fn bundled_scenarios_reproduce_the_committed_reports() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     assert_reproduces(&root.join("scenarios"), &root.join("reports"), &[]);

@@ -342,7 +342,7 @@ fn bad_input_stops_the_report_before_anything_is_written() {
         .arg(&target)
         .assert()
         .code(2)
-        .stderr(contains("cannot be a report folder name"));
+        .stderr(contains("it is also the report folder's name"));
     assert!(!target.exists(), "nothing may be written on bad input");
 }
 

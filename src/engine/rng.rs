@@ -82,10 +82,129 @@ impl<'a> DieRoller<'a> {
     }
 }
 
+/// Rolls a fixed list of dice (a whole trial's pools) from as few 64-bit
+/// draws as possible. One draw x decodes into several dice at once: with P
+/// the product of their sizes, x·P read in mixed radix gives the faces (each
+/// step multiplies the remaining fraction by the next die's size and takes
+/// the integer part). Draws whose x·P mod 2^64 falls below 2^64 mod P are
+/// rejected and redrawn, which is Lemire's method on the range P and makes
+/// every combination of faces exactly equally likely. Dice are grouped so
+/// that P stays below 2^32: a rejection then has a chance below 2^-32.
+#[derive(Debug, Clone)]
+pub struct DiceBatches {
+    sides: Vec<u64>,
+    chunks: Vec<BatchChunk>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct BatchChunk {
+    start: usize,
+    end: usize,
+    product: u64,
+    /// 2^64 mod product: the low values that would favour some outcomes.
+    threshold: u64,
+}
+
+impl DiceBatches {
+    pub fn new(sides: impl IntoIterator<Item = u32>) -> DiceBatches {
+        let sides: Vec<u64> = sides.into_iter().map(u64::from).collect();
+        let mut chunks = Vec::new();
+        let mut start = 0;
+        let mut product: u64 = 1;
+        for (i, &s) in sides.iter().enumerate() {
+            if product * s > 1 << 32 {
+                chunks.push(BatchChunk::new(start, i, product));
+                start = i;
+                product = 1;
+            }
+            product *= s;
+        }
+        if start < sides.len() {
+            chunks.push(BatchChunk::new(start, sides.len(), product));
+        }
+        DiceBatches { sides, chunks }
+    }
+
+    /// Rolls every die once, calling `face(index, value)` in order, with
+    /// values in `1..=sides`.
+    #[inline(always)]
+    pub fn roll_each(&self, rng: &mut DiceRng, mut face: impl FnMut(usize, u32)) {
+        for chunk in &self.chunks {
+            let mut x = rand::Rng::next_u64(rng);
+            while ((u128::from(x) * u128::from(chunk.product)) as u64) < chunk.threshold {
+                x = rand::Rng::next_u64(rng);
+            }
+            for i in chunk.start..chunk.end {
+                let t = u128::from(x) * u128::from(self.sides[i]);
+                face(i, (t >> 64) as u32 + 1);
+                x = t as u64;
+            }
+        }
+    }
+}
+
+impl BatchChunk {
+    fn new(start: usize, end: usize, product: u64) -> BatchChunk {
+        BatchChunk {
+            start,
+            end,
+            product,
+            threshold: product.wrapping_neg() % product,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use rand::Rng;
+
+    #[test]
+    fn batched_faces_are_the_mixed_radix_digits_of_x_times_p() {
+        // One chunk of d6 d10 d4: the faces read as a number in mixed radix
+        // must equal floor(x·P / 2^64), for any accepted x.
+        let batches = DiceBatches::new([6, 10, 4]);
+        let mut rng = block_rng(11, 0);
+        for _ in 0..10_000 {
+            let mut probe = rng.clone();
+            let x = probe.next_u64();
+            let mut faces = Vec::new();
+            batches.roll_each(&mut rng, |_, f| faces.push(u64::from(f - 1)));
+            let number = (faces[0] * 10 + faces[1]) * 4 + faces[2];
+            let expected = (u128::from(x) * 240) >> 64;
+            // x is accepted unless it falls in the rejected sliver (chance ~1e-17).
+            assert_eq!(u128::from(number), expected);
+        }
+    }
+
+    #[test]
+    fn batched_pairs_are_uniform_and_chunks_split_large_pools() {
+        let batches = DiceBatches::new([6, 6]);
+        let mut rng = block_rng(12, 0);
+        let mut counts = [[0u32; 6]; 6];
+        let n = 360_000;
+        for _ in 0..n {
+            let mut pair = [0usize; 2];
+            batches.roll_each(&mut rng, |i, f| pair[i] = f as usize - 1);
+            counts[pair[0]][pair[1]] += 1;
+        }
+        let expected = f64::from(n) / 36.0;
+        for row in counts {
+            for c in row {
+                assert!((f64::from(c) - expected).abs() < 5.0 * expected.sqrt());
+            }
+        }
+        // 1000 d12: every die rolled once, in order, in several draws.
+        let big = DiceBatches::new(std::iter::repeat_n(12, 1000));
+        assert!(big.chunks.len() > 100);
+        let mut seen = 0;
+        big.roll_each(&mut rng, |i, f| {
+            assert_eq!(i, seen);
+            assert!((1..=12).contains(&f));
+            seen += 1;
+        });
+        assert_eq!(seen, 1000);
+    }
 
     #[test]
     fn die_rolls_are_uniform_and_in_range() {

@@ -16,7 +16,7 @@ use crate::dice::{effect_step_label, Die, Pool};
 use crate::distribution::{hist_rows, DistRow, Evaluation, Hist, Metric};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
-use crate::engine::rng::{DiceBatches, DiceRng, DieRoller};
+use crate::engine::rng::{DiceRng, DieRoller};
 use crate::options::{OptionError, Options};
 
 use super::SystemCase;
@@ -659,70 +659,33 @@ pub fn roll_pool(dice: &[(u8, u8)], keep: usize, roller: &mut DieRoller<'_>) -> 
 /// never enters the total. Of the two held keys and the new one, the top two
 /// stay and the smallest is freed; min/max compile to conditional moves, so
 /// the random faces cost no mispredicted branches.
-#[derive(Debug, Clone, Copy)]
-pub struct KeepTwo {
-    best: u32,
-    second: u32,
-    /// Smallest low key bits (7 - step) of a freed die; 8 means none yet.
-    free_low: u32,
-    hitches: u32,
-}
-
-impl KeepTwo {
-    pub fn new() -> KeepTwo {
-        KeepTwo {
-            best: 0,
-            second: 0,
-            free_low: 8,
-            hitches: 0,
-        }
-    }
-
-    /// Adds one die of `step` showing `face`; dice come largest first.
-    #[inline(always)]
-    pub fn push(&mut self, step: u8, face: u32) {
+#[inline(always)]
+fn roll_pool_keep_two(dice: &[(u8, u8)], roller: &mut DieRoller<'_>) -> PoolRoll {
+    let (mut best, mut second) = (0u32, 0u32);
+    // Smallest low key bits (7 - step) of a freed die; 8 means none yet.
+    let mut free_low = 8u32;
+    let mut hitches = 0;
+    for &(step, sides) in dice {
+        let face = roller.roll(u32::from(sides));
         let hitch = face == 1;
-        self.hitches += u32::from(hitch);
+        hitches += u32::from(hitch);
         let key = if hitch {
             0
         } else {
             (face << 3) | (7 - u32::from(step))
         };
-        let freed = key.min(self.second);
-        self.second = self.second.max(key.min(self.best));
-        self.best = self.best.max(key);
+        let freed = key.min(second);
+        second = second.max(key.min(best));
+        best = best.max(key);
         // A freed key of 0 (an empty slot or a hitch) frees no die.
         let low = if freed == 0 { 8 } else { freed & 7 };
-        self.free_low = self.free_low.min(low);
+        free_low = free_low.min(low);
     }
-
-    #[inline(always)]
-    pub fn finish(&self) -> PoolRoll {
-        PoolRoll {
-            total: (self.best >> 3) + (self.second >> 3),
-            effect_step: if self.free_low == 8 {
-                0
-            } else {
-                7 - self.free_low
-            },
-            hitches: self.hitches,
-        }
+    PoolRoll {
+        total: (best >> 3) + (second >> 3),
+        effect_step: if free_low == 8 { 0 } else { 7 - free_low },
+        hitches,
     }
-}
-
-impl Default for KeepTwo {
-    fn default() -> Self {
-        KeepTwo::new()
-    }
-}
-
-#[inline(always)]
-fn roll_pool_keep_two(dice: &[(u8, u8)], roller: &mut DieRoller<'_>) -> PoolRoll {
-    let mut scorer = KeepTwo::new();
-    for &(step, sides) in dice {
-        scorer.push(step, roller.roll(u32::from(sides)));
-    }
-    scorer.finish()
 }
 
 /// The Monte Carlo trial of a cortex case.
@@ -730,74 +693,6 @@ struct CortexSampler<'a> {
     case: &'a CortexCase,
     action: Vec<(u8, u8)>,
     reaction: Vec<(u8, u8)>,
-    /// The steps of the action dice, then of the reaction dice.
-    steps: Vec<u8>,
-    /// Every die of a trial, action then reaction, rolled in batches.
-    batches: DiceBatches,
-    /// Both totals sum two dice: the branch-free [`KeepTwo`] path.
-    keep_two: bool,
-}
-
-impl<'a> CortexSampler<'a> {
-    fn new(case: &'a CortexCase) -> CortexSampler<'a> {
-        let action = dice_table(&case.pool);
-        let reaction = match &case.opposition {
-            Opposition::Pool(vs) => dice_table(vs),
-            _ => Vec::new(),
-        };
-        let all = || action.iter().chain(&reaction);
-        CortexSampler {
-            case,
-            steps: all().map(|&(step, _)| step).collect(),
-            batches: DiceBatches::new(all().map(|&(_, sides)| u32::from(sides))),
-            keep_two: case.rules.keep == 2
-                && (reaction.is_empty() || case.rules.reaction_keep == 2),
-            action,
-            reaction,
-        }
-    }
-
-    /// Rolls both pools from the batches into two scorers.
-    #[inline(always)]
-    fn roll_both<S: PushDie>(&self, rng: &mut DiceRng, mut action: S, mut reaction: S) -> (S, S) {
-        let n = self.action.len();
-        self.batches.roll_each(rng, |i, face| {
-            if i < n {
-                action.push_die(self.steps[i], face);
-            } else {
-                reaction.push_die(self.steps[i], face);
-            }
-        });
-        (action, reaction)
-    }
-}
-
-/// A scorer the batched trial can feed: [`KeepTwo`] or the general [`Scorer`].
-trait PushDie {
-    fn push_die(&mut self, step: u8, face: u32);
-    fn result(&self) -> PoolRoll;
-}
-
-impl PushDie for KeepTwo {
-    #[inline(always)]
-    fn push_die(&mut self, step: u8, face: u32) {
-        self.push(step, face);
-    }
-    #[inline(always)]
-    fn result(&self) -> PoolRoll {
-        self.finish()
-    }
-}
-
-impl PushDie for Scorer {
-    #[inline(always)]
-    fn push_die(&mut self, step: u8, face: u32) {
-        self.push(step, face as u8);
-    }
-    #[inline(always)]
-    fn result(&self) -> PoolRoll {
-        self.finish()
-    }
 }
 
 impl Sampler for CortexSampler<'_> {
@@ -818,28 +713,24 @@ impl Sampler for CortexSampler<'_> {
     #[inline(always)]
     fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally) {
         let rules = &self.case.rules;
-        let opposed = !self.reaction.is_empty();
-        let (action, reaction) = match (rules.policy, &self.case.opposition) {
+        let mut roller = DieRoller::new(rng);
+        let action = match (rules.policy, &self.case.opposition) {
             (Policy::MaxEffect, Opposition::Difficulty(d)) => {
-                let mut roller = DieRoller::new(rng);
                 let mut choice = Choice::new();
                 for &(step, sides) in &self.action {
                     choice.push(rules.keep, step, roller.roll(u32::from(sides)) as u8, true);
                 }
-                (choice.resolve(rules.keep, rules, Some(*d)), None)
+                choice.resolve(rules.keep, rules, Some(*d))
             }
-            _ if self.keep_two => {
-                let (a, r) = self.roll_both(rng, KeepTwo::new(), KeepTwo::new());
-                (a.result(), opposed.then(|| r.result()))
-            }
-            _ => {
-                let (a, r) = self.roll_both(
-                    rng,
-                    Scorer::new(rules.keep),
-                    Scorer::new(rules.reaction_keep),
-                );
-                (a.result(), opposed.then(|| r.result()))
-            }
+            _ => roll_pool(&self.action, rules.keep, &mut roller),
+        };
+        let reaction = match self.case.opposition {
+            Opposition::Pool(_) => Some(roll_pool(
+                &self.reaction,
+                self.case.rules.reaction_keep,
+                &mut roller,
+            )),
+            _ => None,
         };
         self.case.record(action, reaction, 1u64, tally, true);
     }
@@ -1122,7 +1013,15 @@ impl CortexCase {
         &self,
         settings: &McSettings<'_>,
     ) -> Result<CortexHists<f64>, Interrupted> {
-        let sampler = CortexSampler::new(self);
+        let reaction = match &self.opposition {
+            Opposition::Pool(vs) => dice_table(vs),
+            _ => Vec::new(),
+        };
+        let sampler = CortexSampler {
+            case: self,
+            action: dice_table(&self.pool),
+            reaction,
+        };
         let tally = monte_carlo::run(&sampler, settings)?;
         Ok(tally.to_probabilities(settings.trials))
     }

@@ -11,7 +11,7 @@ use anyhow::Context;
 use crate::balance::{self, BalanceResult, BalanceSpec};
 use crate::cli::{
     AdvantageArgs, BalanceArgs, Cli, Command, CommonArgs, CortexArgs, FormatArg, MethodArg,
-    RunArgs, SceneArgs,
+    RollRuleArgs, RunArgs, SceneArgs,
 };
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::McSettings;
@@ -113,34 +113,40 @@ pub fn quick_case(
     Ok(Case { name, spec })
 }
 
+/// The shared Cortex roll-rule flags as scenario keys.
+fn roll_rule_flags(rules: &RollRuleArgs) -> [(&'static str, Option<RawValue>); 4] {
+    [
+        ("ties", rules.ties.clone().map(RawValue::Str)),
+        ("heroic_step", rules.heroic_step.map(RawValue::Int)),
+        ("keep", rules.keep.map(RawValue::Int)),
+        ("reaction_keep", rules.reaction_keep.map(RawValue::Int)),
+    ]
+}
+
 fn cortex_flags(args: &CortexArgs) -> Vec<(&'static str, Option<RawValue>)> {
-    vec![
+    let mut flags = vec![
         ("pool", Some(RawValue::Str(args.pool.clone()))),
         ("vs", args.vs.clone().map(RawValue::Str)),
         ("difficulty", args.difficulty.map(RawValue::Int)),
-        ("ties", args.ties.clone().map(RawValue::Str)),
-        ("heroic_step", args.heroic_step.map(RawValue::Int)),
         (
             "effect_step_down",
             args.effect_step_down.map(RawValue::Bool),
         ),
-        ("keep", args.keep.map(RawValue::Int)),
-        ("reaction_keep", args.reaction_keep.map(RawValue::Int)),
         ("policy", args.policy.clone().map(RawValue::Str)),
-    ]
+    ];
+    flags.extend(roll_rule_flags(&args.rules));
+    flags
 }
 
 fn scene_flags(args: &SceneArgs) -> Vec<(&'static str, Option<RawValue>)> {
-    vec![
+    let mut flags = vec![
         ("pool", Some(RawValue::Str(args.pool.clone()))),
         ("doom", args.doom.clone().map(RawValue::Str)),
         ("actions", args.actions.map(RawValue::Int)),
         ("end_at_2d12", args.end_at_2d12.map(RawValue::Bool)),
-        ("ties", args.ties.clone().map(RawValue::Str)),
-        ("heroic_step", args.heroic_step.map(RawValue::Int)),
-        ("keep", args.keep.map(RawValue::Int)),
-        ("reaction_keep", args.reaction_keep.map(RawValue::Int)),
-    ]
+    ];
+    flags.extend(roll_rule_flags(&args.rules));
+    flags
 }
 
 /// A list flag as the array a scenario would hold.
@@ -161,7 +167,7 @@ fn quick_balance(args: &BalanceArgs) -> anyhow::Result<()> {
         .ladder
         .as_ref()
         .map(|text| string_list(text.split(',').filter(|piece| !piece.trim().is_empty())));
-    let flags = [
+    let mut flags = vec![
         (
             "pools",
             Some(string_list(args.pools.iter().map(String::as_str))),
@@ -169,11 +175,8 @@ fn quick_balance(args: &BalanceArgs) -> anyhow::Result<()> {
         ("target", args.target.map(RawValue::Float)),
         ("target_heroic", args.target_heroic.map(RawValue::Float)),
         ("ladder", ladder),
-        ("ties", args.ties.clone().map(RawValue::Str)),
-        ("heroic_step", args.heroic_step.map(RawValue::Int)),
-        ("keep", args.keep.map(RawValue::Int)),
-        ("reaction_keep", args.reaction_keep.map(RawValue::Int)),
     ];
+    flags.extend(roll_rule_flags(&args.rules));
     let entries = flags
         .into_iter()
         .filter_map(|(k, v)| v.map(|v| (k.to_string(), RawItem::new(v))))

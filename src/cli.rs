@@ -86,6 +86,23 @@ pub struct CommonArgs {
     pub quiet: bool,
 }
 
+/// The Cortex roll rules shared by `cortex`, `scene` and `balance`.
+#[derive(Debug, Clone, Args, Default)]
+pub struct RollRuleArgs {
+    /// Who wins equal totals: reaction (default, the seed's rule) or action.
+    #[arg(long)]
+    pub ties: Option<String>,
+    /// Margin per heroic effect step up [default: 5].
+    #[arg(long, allow_negative_numbers = true)]
+    pub heroic_step: Option<i64>,
+    /// Dice summed into the action (hero's) total (1..5) [default: 2].
+    #[arg(long, allow_negative_numbers = true)]
+    pub keep: Option<i64>,
+    /// Dice summed into the reaction (doom pool's) total (1..5) [default: 2].
+    #[arg(long, allow_negative_numbers = true)]
+    pub reaction_keep: Option<i64>,
+}
+
 #[derive(Debug, Clone, Args)]
 pub struct RunArgs {
     /// The scenario file (TOML).
@@ -141,21 +158,11 @@ pub struct CortexArgs {
     /// A fixed total to beat (0 or more); not with --vs.
     #[arg(long, allow_negative_numbers = true)]
     pub difficulty: Option<i64>,
-    /// Who wins equal totals: reaction (default, the seed's rule) or action.
-    #[arg(long)]
-    pub ties: Option<String>,
-    /// Margin per heroic effect step up [default: 5].
-    #[arg(long, allow_negative_numbers = true)]
-    pub heroic_step: Option<i64>,
+    #[command(flatten)]
+    pub rules: RollRuleArgs,
     /// Step the effect die down when the reaction's effect die is larger.
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub effect_step_down: Option<bool>,
-    /// Dice summed into the action total (1..5) [default: 2].
-    #[arg(long, allow_negative_numbers = true)]
-    pub keep: Option<i64>,
-    /// Dice summed into the reaction total (1..5) [default: 2].
-    #[arg(long, allow_negative_numbers = true)]
-    pub reaction_keep: Option<i64>,
     /// How the total dice are chosen: max-total (default), or max-effect with --difficulty.
     #[arg(long)]
     pub policy: Option<String>,
@@ -176,18 +183,8 @@ pub struct SceneArgs {
     /// The GM ends the scene by spending 2d12 as soon as the doom pool holds two.
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub end_at_2d12: Option<bool>,
-    /// Who wins equal totals: reaction (default, the seed's rule) or action.
-    #[arg(long)]
-    pub ties: Option<String>,
-    /// Margin per heroic success [default: 5].
-    #[arg(long, allow_negative_numbers = true)]
-    pub heroic_step: Option<i64>,
-    /// Dice summed into the action total (1..5) [default: 2].
-    #[arg(long, allow_negative_numbers = true)]
-    pub keep: Option<i64>,
-    /// Doom dice summed into the reaction total (1..5) [default: 2].
-    #[arg(long, allow_negative_numbers = true)]
-    pub reaction_keep: Option<i64>,
+    #[command(flatten)]
+    pub rules: RollRuleArgs,
     #[command(flatten)]
     pub common: CommonArgs,
 }
@@ -206,18 +203,8 @@ pub struct BalanceArgs {
     /// The opposing pools to try, comma-separated, e.g. "2d6,3d8" [default: the seed's nine rungs].
     #[arg(long)]
     pub ladder: Option<String>,
-    /// Who wins equal totals: reaction (default, the seed's rule) or action.
-    #[arg(long)]
-    pub ties: Option<String>,
-    /// Margin per heroic success [default: 5].
-    #[arg(long, allow_negative_numbers = true)]
-    pub heroic_step: Option<i64>,
-    /// Dice summed into the hero's total (1..5) [default: 2].
-    #[arg(long, allow_negative_numbers = true)]
-    pub keep: Option<i64>,
-    /// Dice summed into the opposing total (1..5) [default: 2].
-    #[arg(long, allow_negative_numbers = true)]
-    pub reaction_keep: Option<i64>,
+    #[command(flatten)]
+    pub rules: RollRuleArgs,
     /// table, csv or json.
     #[arg(long, value_enum, default_value_t = FormatArg::Table)]
     pub format: FormatArg,

@@ -193,26 +193,44 @@ fn win_effect(results: &[&CaseResult]) -> Option<Chart> {
         }
     }
     let n = categories.len() as u32;
-    let mut chart = Chart::single(
+    let mut chart = stacked_shares(
         "cortex-effect-die",
         "Failure, or the effect die on a success",
-        Plot::Bars(Bars {
-            horizontal: true,
-            stacked: true,
-            categories,
-            category_label: "Case".into(),
-            series: series.clone(),
-            axis: Axis::percent("Share of rolls, %"),
-            value_labels: true,
-        }),
+        categories,
+        series,
     );
-    chart.legend = bar_legend(&series);
     chart
         .notes
         .extend(fixed_rules_note(&opposed, &["pool", "vs", "difficulty"]));
     chart.notes.push(method_note(&opposed, true));
     chart.fit_height(70 + 46 * n);
     Some(chart)
+}
+
+/// A horizontal stacked chart of shares of rolls, one bar per case, with
+/// its legend: the shape of both effect-die charts.
+fn stacked_shares(
+    stem: &str,
+    title: &str,
+    categories: Vec<String>,
+    series: Vec<BarSeries>,
+) -> Chart {
+    let legend = bar_legend(&series);
+    let mut chart = Chart::single(
+        stem,
+        title,
+        Plot::Bars(Bars {
+            horizontal: true,
+            stacked: true,
+            categories,
+            category_label: "Case".into(),
+            series,
+            axis: Axis::percent("Share of rolls, %"),
+            value_labels: true,
+        }),
+    );
+    chart.legend = legend;
+    chart
 }
 
 fn pool_effect(results: &[&CaseResult]) -> Option<Chart> {
@@ -240,20 +258,12 @@ fn pool_effect(results: &[&CaseResult]) -> Option<Chart> {
         }
     }
     let n = categories.len() as u32;
-    let mut chart = Chart::single(
+    let mut chart = stacked_shares(
         "cortex-pool-effect",
         "Effect die left after the total dice are chosen",
-        Plot::Bars(Bars {
-            horizontal: true,
-            stacked: true,
-            categories,
-            category_label: "Case".into(),
-            series: series.clone(),
-            axis: Axis::percent("Share of rolls, %"),
-            value_labels: true,
-        }),
+        categories,
+        series,
     );
-    chart.legend = bar_legend(&series);
     chart
         .notes
         .push("d4 also counts rolls with no live die left for the effect (SPEC 2).".into());

@@ -58,6 +58,15 @@ const VALUE: f64 = 19.0;
 const MARGIN: i32 = 30;
 
 const INK: Colour = Colour(34, 34, 34);
+
+/// Text colour that reads on `fill`: white on dark fills, ink on light ones.
+fn ink_on(fill: Colour) -> Colour {
+    if fill.lightness() < 0.55 {
+        Colour(255, 255, 255)
+    } else {
+        INK
+    }
+}
 const MUTED: Colour = Colour(90, 90, 90);
 const GRID: Colour = Colour(225, 225, 225);
 const AXIS: Colour = Colour(120, 120, 120);
@@ -610,11 +619,7 @@ where
                 Some(v) => {
                     let fill = sequential(*v);
                     canvas.fill(a, b, fill)?;
-                    let ink = if fill.lightness() < 0.55 {
-                        Colour(255, 255, 255)
-                    } else {
-                        INK
-                    };
+                    let ink = ink_on(fill);
                     let text = percent(*v);
                     let mut size = value_size;
                     while size > 10.0 && canvas.width(&text, size, true)? > cell_w - 8 {
@@ -825,11 +830,7 @@ where
                         let text = percent(v.value);
                         let size = VALUE.min(f64::from(y_b - y_a) * 0.6);
                         if canvas.width(&text, size, false)? + 8 < xb - xa {
-                            let ink = if series.colour.lightness() < 0.55 {
-                                Colour(255, 255, 255)
-                            } else {
-                                INK
-                            };
+                            let ink = ink_on(series.colour);
                             canvas.text(
                                 &text,
                                 ((xa + xb) / 2, (y_a + y_b) / 2),
@@ -966,11 +967,7 @@ where
                         if f64::from(ya - yb) > size * 1.1
                             && canvas.width(&text, size, false)? + 6 < x_b - x_a
                         {
-                            let ink = if series.colour.lightness() < 0.55 {
-                                Colour(255, 255, 255)
-                            } else {
-                                INK
-                            };
+                            let ink = ink_on(series.colour);
                             canvas.text(
                                 &text,
                                 ((x_a + x_b) / 2, (ya + yb) / 2),

@@ -704,8 +704,8 @@ impl Sampler for SceneSampler<'_> {
 }
 
 impl SystemCase for SceneCase {
-    fn system(&self) -> &'static str {
-        "cortex-scene"
+    fn system(&self) -> super::System {
+        super::System::CortexScene
     }
 
     fn inputs(&self) -> Map<String, Value> {

@@ -4,8 +4,8 @@
 use std::sync::atomic::AtomicBool;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use oddsmith::commands::evaluate::{evaluate_case, Settings};
 use oddsmith::cli::{FormatArg, MethodArg};
+use oddsmith::commands::evaluate::{evaluate_case, Settings};
 use oddsmith::report::chart::{charts, render};
 use oddsmith::report::{Report, ReportKind};
 

@@ -411,7 +411,10 @@ mod tests {
         assert_eq!(entries[1].1.value, RawValue::Float(2.5));
         assert_eq!(entries[2].1.value, RawValue::Str("y".into()));
         let err = key_value_pairs("miss", usage).unwrap_err();
-        assert!(err.starts_with(usage) && err.contains("\"miss\" has no `=`"), "{err}");
+        assert!(
+            err.starts_with(usage) && err.contains("\"miss\" has no `=`"),
+            "{err}"
+        );
         let err = key_value_pairs("miss=1,miss=2", usage).unwrap_err();
         assert!(err.contains("`miss` is given twice"), "{err}");
     }

@@ -272,13 +272,24 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
                     ));
                 };
                 let RawValue::Table(entries) = &item.value else {
-                    return Err(reader.error(item.at, format!("`{other}` must be a table of defaults: write [{other}]")));
+                    return Err(reader.error(
+                        item.at,
+                        format!("`{other}` must be a table of defaults: write [{other}]"),
+                    ));
                 };
                 defaults.push((
                     system,
                     entries
                         .iter()
-                        .map(|(k, i)| (k.clone(), RawItem { layer: 0, ..i.clone() }))
+                        .map(|(k, i)| {
+                            (
+                                k.clone(),
+                                RawItem {
+                                    layer: 0,
+                                    ..i.clone()
+                                },
+                            )
+                        })
                         .collect(),
                 ));
             }

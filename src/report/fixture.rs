@@ -150,7 +150,7 @@ pub fn cortex(mc: bool, extras: bool) -> Report {
     }
     let scenario = crate::scenario::parse(&text, "fixture.toml", "cortex-fixture")
         .expect("the fixture scenario is valid");
-    let settings = crate::app::Settings {
+    let settings = crate::commands::evaluate::Settings {
         trials: MC_TRIALS,
         seed: 7,
         threads: 1,
@@ -165,7 +165,10 @@ pub fn cortex(mc: bool, extras: bool) -> Report {
     let cancel = AtomicBool::new(false);
     let mut results = Vec::new();
     for case in &scenario.cases {
-        results.extend(crate::app::evaluate_case(case, &settings, &cancel).expect("fixture case"));
+        results.extend(
+            crate::commands::evaluate::evaluate_case(case, &settings, &cancel)
+                .expect("fixture case"),
+        );
     }
     wrap("cortex-fixture", results)
 }
@@ -252,7 +255,14 @@ pub fn storytelling(mc: bool) -> Report {
                 "dice": dice, "modifier": 0, "target": 8, "again": again, "rote": rote,
                 "chance_die_explodes": true, "need": 1, "exceptional": 5,
             });
-            results.push(result(&name, System::Storytelling, inputs, metrics, rows, mc));
+            results.push(result(
+                &name,
+                System::Storytelling,
+                inputs,
+                metrics,
+                rows,
+                mc,
+            ));
         }
     }
     wrap("storytelling-fixture", results)
@@ -380,7 +390,14 @@ pub fn scene(mc: bool) -> Report {
             "keep": 2, "ties": "reaction", "heroic_step": 5,
         });
         let name = format!("doom={doom}, end_at_2d12={ends}");
-        results.push(result(&name, System::CortexScene, inputs, metrics, rows, mc));
+        results.push(result(
+            &name,
+            System::CortexScene,
+            inputs,
+            metrics,
+            rows,
+            mc,
+        ));
     }
     wrap("scene-fixture", results)
 }

@@ -956,7 +956,9 @@ mod tests {
                 .into_iter()
                 .map(|(k, v)| (k.to_string(), RawItem::new(v)))
                 .collect();
-            SceneCase::from_options(Options::new("cortex-scene", KeyStyle::Flag, entries))
+            SceneCase::from_options(
+                crate::systems::System::CortexScene.options(KeyStyle::Flag, entries),
+            )
         };
         let pool = || ("pool", RawValue::Str("d8 d6".into()));
         let ok = build(vec![pool()]).unwrap();

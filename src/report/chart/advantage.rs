@@ -13,8 +13,8 @@ use super::model::{
     Point, Value, MIN_HEIGHT, MIN_WIDTH, PALETTE,
 };
 use super::{
-    stem,    fit, fixed_rules_note, input, input_int, label_of, method_note, metric_value, partial_keys,
-    priority, varying_keys,
+    fit, fixed_rules_note, input, input_int, label_of, method_note, metric_value, partial_keys,
+    priority, stem, varying_keys,
 };
 use crate::report::CaseResult;
 use crate::systems::System;

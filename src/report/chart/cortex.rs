@@ -8,7 +8,7 @@ use super::model::{
     MIN_HEIGHT, MIN_WIDTH, PALETTE,
 };
 use super::{
-    stem,    fixed_rules_note, input, label_of, method_note, metric, metric_value, share, varying_keys,
+    fixed_rules_note, input, label_of, method_note, metric, metric_value, share, stem, varying_keys,
 };
 use crate::report::CaseResult;
 use crate::systems::System;

@@ -84,7 +84,7 @@ pub fn files(report: &Report) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
 
 /// Per case of `system`, in report order: the exact result if there is one,
 /// else the Monte Carlo one.
-pub fn chosen<'a>(report: &'a Report, system: System) -> Vec<&'a CaseResult> {
+pub fn chosen(report: &Report, system: System) -> Vec<&CaseResult> {
     let mut out: Vec<&CaseResult> = Vec::new();
     for r in report.results.iter().filter(|r| r.system == system) {
         match out.iter_mut().find(|o| o.case == r.case) {

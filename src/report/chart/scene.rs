@@ -8,8 +8,8 @@ use super::model::{
     Panel, Plot, Point, MIN_HEIGHT, MIN_WIDTH,
 };
 use super::{
-    stem,    distribution, fit, fixed_rules_note, label_of, method_note, metric_value, priority, share,
-    varying_keys,
+    distribution, fit, fixed_rules_note, label_of, method_note, metric_value, priority, share,
+    stem, varying_keys,
 };
 use crate::report::CaseResult;
 use crate::systems::System;

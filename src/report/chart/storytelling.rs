@@ -9,7 +9,7 @@ use super::model::{
     Point, MIN_HEIGHT, MIN_WIDTH,
 };
 use super::{
-    stem,    distribution, fixed_rules_note, input_int, input_text, method_note, share, varying_keys,
+    distribution, fixed_rules_note, input_int, input_text, method_note, share, stem, varying_keys,
 };
 use crate::report::CaseResult;
 use crate::systems::System;

@@ -452,7 +452,12 @@ fn old_charts_are_recognised_by_their_system_prefix() {
             assert!(is_chart_file(&name), "{name}");
         }
     }
-    for other in ["photo.png", "cortex.png", "cortex-p-success.csv", "run.json"] {
+    for other in [
+        "photo.png",
+        "cortex.png",
+        "cortex-p-success.csv",
+        "run.json",
+    ] {
         assert!(!is_chart_file(other), "{other}");
     }
 }

@@ -264,17 +264,12 @@ fn monte_carlo_does_not_depend_on_threads() {
     assert_eq!(c.monte_carlo(&one).unwrap(), c.monte_carlo(&two).unwrap());
 }
 
+/// `oddsmith storytelling ARGS --format json --quiet`.
 fn json_of(args: &[&str]) -> Value {
-    let out = oddsmith()
-        .arg("storytelling")
-        .args(args)
-        .args(["--format", "json", "--quiet"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&out).unwrap()
+    let mut all = vec!["storytelling"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--format", "json", "--quiet"]);
+    common::json_of(&all)
 }
 
 #[test]

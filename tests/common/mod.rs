@@ -6,7 +6,7 @@
 
 pub mod fuzzing;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use oddsmith::distribution::{Evaluation, Metric};
 use oddsmith::engine::exact::Budget;
@@ -23,6 +23,36 @@ pub fn bin() -> PathBuf {
 /// `oddsmith` as an `assert_cmd` command.
 pub fn oddsmith() -> assert_cmd::Command {
     assert_cmd::Command::new(bin())
+}
+
+/// Runs `oddsmith` with `args`, expects success, and parses its JSON output.
+pub fn json_of(args: &[&str]) -> Value {
+    let out = oddsmith()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).unwrap()
+}
+
+/// Runs and expects exit 2 with every `needles` in the message.
+pub fn refused(args: &[&str], needles: &[&str]) {
+    let out = oddsmith().args(args).assert().code(2).get_output().clone();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.stdout.is_empty(), "{args:?} printed results");
+    for needle in needles {
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// Writes `text` as `s.toml` in `dir`; returns its path.
+pub fn scenario(dir: &Path, text: &str) -> String {
+    let path = dir.join("s.toml");
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
 }
 
 /// How far Monte Carlo may stray from exact, in standard errors. Five

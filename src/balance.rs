@@ -18,6 +18,7 @@ use crate::dice::Pool;
 use crate::engine::exact::{Budget, ExactError};
 use crate::options::{OptionError, Options, RawItem, RawValue};
 use crate::report::number;
+use crate::systems::cortex::rules::ROLL_RULE_KEYS;
 use crate::systems::cortex::{CortexCase, Opposition, Rules};
 
 /// The keys a balance accepts.
@@ -33,7 +34,7 @@ pub const KEYS: &[&str] = &[
 ];
 
 /// The cortex roll rules a balance also reads from a scenario's `[cortex]`.
-pub const RULE_KEYS: &[&str] = &["keep", "reaction_keep", "ties", "heroic_step"];
+pub const RULE_KEYS: &[&str] = ROLL_RULE_KEYS;
 
 /// The target when none is given: the SPEC's example, a bit better than even.
 pub const DEFAULT_TARGET: f64 = 0.6;

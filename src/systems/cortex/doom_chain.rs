@@ -366,7 +366,6 @@ impl SceneCase {
             hists.final_dice.add(dice_in(key) as i64, mass);
         }
     }
-
 }
 
 #[cfg(test)]
@@ -386,8 +385,7 @@ mod tests {
                 dist = table.add_die(&dist, die.sides());
             }
             let pool = Pool::parse_cortex("d12 d10 d8 2d6 d4").unwrap();
-            let reference =
-                pool_outcomes(&pool, keep, 0, &mut Budget::unlimited()).unwrap();
+            let reference = pool_outcomes(&pool, keep, 0, &mut Budget::unlimited()).unwrap();
             let mut want = [0.0; 40];
             for ((total, _, _), p) in reference.outcomes {
                 want[total as usize] += p;

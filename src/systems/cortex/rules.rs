@@ -233,8 +233,11 @@ pub fn rank_face(rank: Rank) -> u8 {
 /// Each slot is a compare-exchange, so the random faces cost no
 /// mispredicted branches; with `held` of a length known when compiled (the
 /// Monte Carlo loop) the loop unrolls.
+///
+/// Generic over the rank's width: the Monte Carlo loop holds ranks widened
+/// to `u32`, which the processor compares fastest.
 #[inline(always)]
-pub fn keep_top(held: &mut [Rank], rank: Rank) -> Rank {
+pub fn keep_top<R: Copy + Ord>(held: &mut [R], rank: R) -> R {
     let mut carry = rank;
     for slot in held.iter_mut() {
         let high = (*slot).max(carry);
@@ -246,8 +249,8 @@ pub fn keep_top(held: &mut [Rank], rank: Rank) -> Rank {
 
 /// The sum of the faces `held` stands for.
 #[inline(always)]
-pub fn held_total(held: &[Rank]) -> u32 {
-    held.iter().map(|&r| u32::from(rank_face(r))).sum()
+pub fn held_total<R: Copy + Into<u32>>(held: &[R]) -> u32 {
+    held.iter().map(|&r| r.into() >> 3).sum()
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! The Cortex Monte Carlo sampler (SPEC 2): each trial rolls the action
-//! pool (and the reacting pool) die by die through the [`Scorer`], or the
+//! pool (and the reacting pool) die by die through the scorer's rule, or the
 //! max-effect [`Choice`] against a difficulty, and records it like every
 //! other method does ([`CortexCase::record`]).
 
@@ -10,7 +10,7 @@ use crate::engine::rng::{DiceRng, DieRoller};
 
 use super::max_effect::Choice;
 use super::rules::{Opposition, Policy};
-use super::score::{PoolRoll, Scorer};
+use super::score::{score_stream, PoolRoll};
 use super::{CortexCase, CortexHists};
 
 /// The dice of a pool as (step, sides) pairs, largest first, for the hot loop.
@@ -21,9 +21,10 @@ pub fn dice_table(pool: &Pool) -> Vec<(u8, u8)> {
         .collect()
 }
 
-/// Rolls a pool of (step, sides) dice and scores it. Each `keep` gets a
-/// loop of its own, so that the [`Scorer`]'s top-k selection has a length
-/// known when compiled and unrolls: the scorer is half the trial time.
+/// Rolls a pool of (step, sides) dice and scores it like the
+/// [`super::score::Scorer`]. Each `keep` gets a loop of its own
+/// ([`score_stream`]), so the top-k selection has a length known when
+/// compiled: scoring is half the trial time.
 #[inline(always)]
 pub fn roll_pool(dice: &[(u8, u8)], keep: usize, roller: &mut DieRoller<'_>) -> PoolRoll {
     match keep {
@@ -36,15 +37,11 @@ pub fn roll_pool(dice: &[(u8, u8)], keep: usize, roller: &mut DieRoller<'_>) -> 
 }
 
 #[inline(always)]
-fn roll_pool_keeping<const KEEP: usize>(
-    dice: &[(u8, u8)],
-    roller: &mut DieRoller<'_>,
-) -> PoolRoll {
-    let mut scorer = Scorer::new(KEEP);
-    for &(step, sides) in dice {
-        scorer.push(step, roller.roll(u32::from(sides)) as u8);
-    }
-    scorer.finish()
+fn roll_pool_keeping<const KEEP: usize>(dice: &[(u8, u8)], roller: &mut DieRoller<'_>) -> PoolRoll {
+    score_stream::<KEEP>(
+        dice.iter()
+            .map(|&(step, sides)| (step, roller.roll(u32::from(sides)) as u8)),
+    )
 }
 
 /// The Monte Carlo trial of a cortex case.

@@ -44,29 +44,63 @@ impl Scorer {
         }
     }
 
-    /// Adds one die of `step` showing `face`. Branch-light: the Monte Carlo
-    /// loop spends most of its time here.
+    /// Adds one die of `step` showing `face`.
     #[inline(always)]
     pub fn push(&mut self, step: u8, face: u8) {
-        self.hitches += u32::from(face == 1);
-        let dropped = keep_top(&mut self.held[..self.keep], total_rank(face, step));
-        // Rank 0 (an empty slot or a hitch) frees no die.
-        let freed = if dropped == 0 {
-            -1
-        } else {
-            total_rank_step(dropped) as i8
-        };
-        self.free_step = self.free_step.max(freed);
+        push_die(
+            &mut self.held[..self.keep],
+            &mut self.free_step,
+            &mut self.hitches,
+            step,
+            face,
+        );
     }
 
-    #[inline(always)]
     pub fn finish(&self) -> PoolRoll {
-        PoolRoll {
-            total: held_total(&self.held[..self.keep]),
-            effect_step: self.free_step.max(0) as u32,
-            hitches: self.hitches,
-        }
+        scored(&self.held[..self.keep], self.free_step, self.hitches)
     }
+}
+
+/// The scorer's rule for one die, on the total's dice `held` (exactly
+/// `keep` slots), the largest free step and the hitch count. Branch-light:
+/// the Monte Carlo loop spends most of its time here.
+#[inline(always)]
+fn push_die<R>(held: &mut [R], free_step: &mut i8, hitches: &mut u32, step: u8, face: u8)
+where
+    R: Copy + Ord + From<Rank> + Into<u32>,
+{
+    *hitches += u32::from(face == 1);
+    let dropped: u32 = keep_top(held, R::from(total_rank(face, step))).into();
+    // Rank 0 (an empty slot or a hitch) frees no die.
+    let freed = if dropped == 0 {
+        -1
+    } else {
+        total_rank_step(dropped as Rank) as i8
+    };
+    *free_step = (*free_step).max(freed);
+}
+
+#[inline(always)]
+fn scored<R: Copy + Into<u32>>(held: &[R], free_step: i8, hitches: u32) -> PoolRoll {
+    PoolRoll {
+        total: held_total(held),
+        effect_step: free_step.max(0) as u32,
+        hitches,
+    }
+}
+
+/// Scores `(step, face)` dice as they come, like [`Scorer`], with `KEEP`
+/// known when compiled: the total's dice are then a fixed array the
+/// compiler keeps in registers and [`keep_top`] unrolls, which the Monte
+/// Carlo loop needs (a run-time `keep` costs it a third of its speed).
+#[inline(always)]
+pub fn score_stream<const KEEP: usize>(dice: impl Iterator<Item = (u8, u8)>) -> PoolRoll {
+    let mut held = [0u32; KEEP];
+    let (mut free_step, mut hitches) = (-1, 0);
+    for (step, face) in dice {
+        push_die(&mut held, &mut free_step, &mut hitches, step, face);
+    }
+    scored(&held, free_step, hitches)
 }
 
 /// Scores a whole roll: `dice` and `faces` the values shown.

@@ -92,7 +92,8 @@ impl SceneCase {
                 options.key_name("pool")
             )));
         };
-        // The seed's default act starts with 2d6 in the doom pool ("Запас Рока").
+        // The Cortex Plus rules text's default act starts with 2d6 in the
+        // doom pool ("Запас Рока").
         let doom = match options.cortex_pool("doom")? {
             Some(doom) => doom,
             None => Pool::parse_cortex("2d6").expect("2d6 is a pool"),
@@ -110,8 +111,8 @@ impl SceneCase {
         })
     }
 
-    /// Whether the GM ends the scene before an action (SPEC 5; seed, "Запас
-    /// Рока": "spend 2d12 to end the scene at once").
+    /// Whether the GM ends the scene before an action (SPEC 5; the Cortex
+    /// Plus rules text, "Запас Рока": "spend 2d12 to end the scene at once").
     pub(super) fn ends(&self, doom: &DoomKey) -> bool {
         self.end_at_2d12 && doom[4] >= 2
     }

@@ -191,29 +191,45 @@ impl Metric {
     }
 }
 
-/// One row of the distribution table: `variable`, `outcome`, `probability`.
+/// One row of the distribution table: `variable`, `outcome`, `probability`,
+/// and for outcomes that are ordered numbers `at_least`, P(variable >=
+/// outcome) (SPEC 8).
 #[derive(Debug, Clone, PartialEq)]
 pub struct DistRow {
     pub variable: String,
     pub outcome: String,
     pub probability: f64,
+    /// `None` for outcomes without an order (`fail`, `never`, die names, tiers).
+    pub at_least: Option<f64>,
 }
 
 impl DistRow {
+    /// A row of an unordered outcome, such as a die name or a tier.
     pub fn new(variable: &str, outcome: impl ToString, probability: f64) -> DistRow {
         DistRow {
             variable: variable.to_string(),
             outcome: outcome.to_string(),
             probability,
+            at_least: None,
         }
     }
 }
 
 /// Rows for every outcome in a histogram's support, labelled by `label`.
+/// A histogram's outcomes are ordered numbers, so each row carries its
+/// `at_least`: the tail sum from that outcome up, summed from the top so a
+/// small tail keeps its precision.
 pub fn hist_rows(variable: &str, hist: &Hist<f64>, label: impl Fn(i64) -> String) -> Vec<DistRow> {
-    hist.support()
+    let mut rows: Vec<DistRow> = hist
+        .support()
         .map(|(outcome, p)| DistRow::new(variable, label(outcome), p))
-        .collect()
+        .collect();
+    let mut tail = 0.0;
+    for row in rows.iter_mut().rev() {
+        tail += row.probability;
+        row.at_least = Some(tail);
+    }
+    rows
 }
 
 /// What one engine found for one case: the metrics, the distribution table,
@@ -243,6 +259,22 @@ mod tests {
         other.add(7, 4);
         h.merge(&other);
         assert_eq!(h.iter().map(|(_, w)| w).sum::<u64>(), 10);
+    }
+
+    #[test]
+    fn at_least_is_the_upper_tail_of_numeric_rows() {
+        let mut h = Hist::default();
+        for (outcome, p) in [(0, 0.5), (1, 0.0), (2, 0.25), (3, 0.25)] {
+            h.add(outcome, p);
+        }
+        let rows = hist_rows("total", &h, |o| o.to_string());
+        let at_least: Vec<f64> = rows.iter().map(|r| r.at_least.unwrap()).collect();
+        // P(X >= k) = 1 - P(X < k), for every k in the support.
+        for (k, row) in rows.iter().enumerate() {
+            let below: f64 = rows[..k].iter().map(|r| r.probability).sum();
+            assert!((at_least[k] - (1.0 - below)).abs() < 1e-12, "{row:?}");
+        }
+        assert_eq!(DistRow::new("win_effect", "fail", 0.5).at_least, None);
     }
 
     #[test]

@@ -119,10 +119,18 @@ pub fn metrics(report: &Report) -> anyhow::Result<Vec<u8>> {
     finish(writer)
 }
 
-/// `distributions.csv`: `case, method, variable, outcome, probability`.
+/// `distributions.csv`: `case, method, variable, outcome, probability,
+/// at_least`; `at_least` is empty for outcomes without an order.
 pub fn distributions(report: &Report) -> anyhow::Result<Vec<u8>> {
     let mut writer = csv::Writer::from_writer(Vec::new());
-    writer.write_record(["case", "method", "variable", "outcome", "probability"])?;
+    writer.write_record([
+        "case",
+        "method",
+        "variable",
+        "outcome",
+        "probability",
+        "at_least",
+    ])?;
     for result in &report.results {
         for row in &result.evaluation.rows {
             writer.write_record([
@@ -131,6 +139,7 @@ pub fn distributions(report: &Report) -> anyhow::Result<Vec<u8>> {
                 row.variable.as_str(),
                 row.outcome.as_str(),
                 &number(row.probability),
+                &row.at_least.map(number).unwrap_or_default(),
             ])?;
         }
     }
@@ -180,13 +189,19 @@ mod tests {
         )));
 
         let dist = String::from_utf8(distributions(&report).unwrap()).unwrap();
-        assert!(dist.starts_with("case,method,variable,outcome,probability\n"));
+        assert!(dist.starts_with("case,method,variable,outcome,probability,at_least\n"));
         let first = &exact.evaluation.rows[0];
         assert!(dist.contains(&format!(
-            "d8 d6 vs 2d6,exact,{},{},{}\n",
+            "d8 d6 vs 2d6,exact,{},{},{},{}\n",
             first.variable,
             first.outcome,
-            number(first.probability)
+            number(first.probability),
+            number(first.at_least.unwrap())
         )));
+        assert!(dist.contains("d8 d6 vs 2d6,exact,win_effect,fail,"));
+        assert!(dist
+            .lines()
+            .filter(|l| l.contains(",win_effect,"))
+            .all(|l| l.ends_with(',')));
     }
 }

@@ -71,6 +71,28 @@ impl RawValue {
     }
 }
 
+impl RawValue {
+    /// A resolved input (SPEC 8, `inputs`) as the value that would give it,
+    /// so a case can be resolved again from its inputs.
+    pub fn from_json(value: &serde_json::Value) -> Option<RawValue> {
+        use serde_json::Value;
+        Some(match value {
+            Value::String(s) => RawValue::Str(s.clone()),
+            Value::Bool(b) => RawValue::Bool(*b),
+            Value::Number(n) => match n.as_i64() {
+                Some(i) => RawValue::Int(i),
+                None => RawValue::Float(n.as_f64()?),
+            },
+            Value::Object(map) => RawValue::Table(
+                map.iter()
+                    .map(|(k, v)| Some((k.clone(), RawItem::new(RawValue::from_json(v)?))))
+                    .collect::<Option<_>>()?,
+            ),
+            Value::Null | Value::Array(_) => return None,
+        })
+    }
+}
+
 impl fmt::Display for RawValue {
     /// The value as a person would write it (strings without quotes), used
     /// to name sweep cases.
@@ -122,6 +144,15 @@ pub type Entries = Vec<(String, RawItem)>;
 pub enum KeyStyle {
     Toml,
     Flag,
+}
+
+/// A key as the user wrote it: `heroic_step` in a file, `--heroic-step` on
+/// the command line.
+pub fn key_name(key: &str, style: KeyStyle) -> String {
+    match style {
+        KeyStyle::Toml => format!("`{key}`"),
+        KeyStyle::Flag => format!("`--{}`", key.replace('_', "-")),
+    }
 }
 
 /// A bad option: what is wrong and what is allowed, with where it was written.
@@ -186,10 +217,7 @@ impl Options {
 
     /// The key as the user wrote it: `heroic_step` or `--heroic-step`.
     pub fn key_name(&self, key: &str) -> String {
-        match self.style {
-            KeyStyle::Toml => format!("`{key}`"),
-            KeyStyle::Flag => format!("`--{}`", key.replace('_', "-")),
-        }
+        key_name(key, self.style)
     }
 
     /// An error about `key`, located where it was written.

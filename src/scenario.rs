@@ -11,7 +11,7 @@ use toml::Spanned;
 
 use crate::balance::{self, BalanceSpec};
 use crate::errors::InputError;
-use crate::options::{Entries, KeyStyle, Options, Pos, RawItem, RawValue};
+use crate::options::{Entries, KeyStyle, OptionError, Options, Pos, RawItem, RawValue};
 use crate::systems::{self, Case, System};
 
 /// Sweeps may not expand past this many cases: a typo like a 1,000-value
@@ -340,75 +340,12 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
 
     for (entries, at) in sweep_tables {
         let (system, prefix, rest) = split_case(&reader, entries, at, "sweep")?;
-        let swept: Vec<String> = rest
-            .iter()
-            .filter(|(_, i)| matches!(i.value, RawValue::Array(_)))
-            .map(|(k, _)| k.clone())
-            .collect();
-        let mut count: usize = 1;
-        for (key, item) in &rest {
-            if let RawValue::Array(values) = &item.value {
-                if values.is_empty() {
-                    return Err(reader.error(item.at, format!("the sweep list `{key}` is empty")));
-                }
-                count = count.saturating_mul(values.len());
-            }
-        }
-        if count > MAX_CASES {
-            return Err(reader.error(
-                at,
-                format!("this sweep expands to {count} cases; at most {MAX_CASES} are allowed: sweep fewer values"),
-            ));
-        }
-        for index in 0..count {
-            // Mixed-radix counter, the last swept key varying fastest. Only
-            // the picked value is copied, never a whole list (a 100,000-value
-            // list copied per case would take minutes).
-            let mut rem = index;
-            let mut chosen: Vec<(String, RawItem)> = Vec::with_capacity(rest.len());
-            for (key, item) in rest.iter().rev() {
-                let item = match &item.value {
-                    RawValue::Array(values) => {
-                        let pick = values[rem % values.len()].clone();
-                        rem /= values.len();
-                        RawItem { layer: 1, ..pick }
-                    }
-                    _ => item.clone(),
-                };
-                chosen.push((key.clone(), item));
-            }
-            chosen.reverse();
-            let label_parts: Vec<String> = chosen
-                .iter()
-                .filter(|(k, _)| swept.contains(k))
-                .map(|(k, i)| format!("{k}={}", i.value))
-                .collect();
-            let main = system.main_keys();
-            let other_parts: Vec<String> = chosen
-                .iter()
-                .filter(|(k, _)| swept.contains(k) && !main.contains(&k.as_str()))
-                .map(|(k, i)| format!("{k}={}", i.value))
-                .collect();
-            let options = with_defaults(&defaults, system, chosen, at);
-            let spec = system
-                .resolve(options)
-                .map_err(|e| reader.error(e.at.or(at), e))?;
-            // "pool vs vs" names the pairing; any other swept key follows as
-            // key=value so that every combination keeps its own name.
-            let generated = match spec.sweep_name(&swept) {
-                Some(pairing) => std::iter::once(pairing)
-                    .chain(other_parts)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                None => label_parts.join(", "),
-            };
-            let name = match &prefix {
-                Some(p) if generated.is_empty() => p.clone(),
-                Some(p) => format!("{p}: {generated}"),
-                None if generated.is_empty() => system.name().to_string(),
-                None => generated,
-            };
-            add_case(Case { name, spec }, at)?;
+        let cases = sweep_cases(system, prefix.as_deref(), &rest, |chosen| {
+            system.resolve(with_defaults(&defaults, system, chosen, at))
+        })
+        .map_err(|e| reader.error(e.at.or(at), e))?;
+        for case in cases {
+            add_case(case, at)?;
         }
     }
     for (entries, at) in balance_tables {
@@ -434,6 +371,106 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
         ));
     }
     Ok(scenario)
+}
+
+/// A swept value in a case name: `again=9`; a table one pair per entry,
+/// named as its summary.csv columns are (`gain_on.miss=1`).
+fn swept_label(key: &str, value: &RawValue) -> String {
+    match value {
+        RawValue::Table(entries) => entries
+            .iter()
+            .map(|(sub, item)| swept_label(&format!("{key}.{sub}"), &item.value))
+            .collect::<Vec<_>>()
+            .join(", "),
+        other => format!("{key}={other}"),
+    }
+}
+
+/// The cases of one sweep (SPEC 7): every key whose value is a list is
+/// swept, the cartesian product in key order with the last key varying
+/// fastest, each case named from its swept values (`prefix: ` first when
+/// the sweep has a `name`). A sweep without lists is one case, named like
+/// an unnamed `[[case]]`. `resolve` turns one combination's keys into a
+/// case. Quick commands given comma lists are named here too.
+pub fn sweep_cases(
+    system: System,
+    prefix: Option<&str>,
+    rest: &Entries,
+    resolve: impl Fn(Entries) -> Result<Box<dyn systems::SystemCase>, OptionError>,
+) -> Result<Vec<Case>, OptionError> {
+    let swept: Vec<String> = rest
+        .iter()
+        .filter(|(_, i)| matches!(i.value, RawValue::Array(_)))
+        .map(|(k, _)| k.clone())
+        .collect();
+    let mut count: usize = 1;
+    for (key, item) in rest {
+        if let RawValue::Array(values) = &item.value {
+            if values.is_empty() {
+                return Err(OptionError {
+                    at: item.at,
+                    message: format!("the sweep list `{key}` is empty"),
+                });
+            }
+            count = count.saturating_mul(values.len());
+        }
+    }
+    if count > MAX_CASES {
+        return Err(OptionError {
+            at: None,
+            message: format!("this sweep expands to {count} cases; at most {MAX_CASES} are allowed: sweep fewer values"),
+        });
+    }
+    let mut cases = Vec::with_capacity(count);
+    for index in 0..count {
+        // Mixed-radix counter, the last swept key varying fastest. Only
+        // the picked value is copied, never a whole list (a 100,000-value
+        // list copied per case would take minutes).
+        let mut rem = index;
+        let mut chosen: Vec<(String, RawItem)> = Vec::with_capacity(rest.len());
+        for (key, item) in rest.iter().rev() {
+            let item = match &item.value {
+                RawValue::Array(values) => {
+                    let pick = values[rem % values.len()].clone();
+                    rem /= values.len();
+                    RawItem { layer: 1, ..pick }
+                }
+                _ => item.clone(),
+            };
+            chosen.push((key.clone(), item));
+        }
+        chosen.reverse();
+        let label_parts: Vec<String> = chosen
+            .iter()
+            .filter(|(k, _)| swept.contains(k))
+            .map(|(k, i)| swept_label(k, &i.value))
+            .collect();
+        let main = system.main_keys();
+        let other_parts: Vec<String> = chosen
+            .iter()
+            .filter(|(k, _)| swept.contains(k) && !main.contains(&k.as_str()))
+            .map(|(k, i)| swept_label(k, &i.value))
+            .collect();
+        let spec = resolve(chosen)?;
+        // "pool vs vs" names the pairing; any other swept key follows as
+        // key=value so that every combination keeps its own name. A sweep
+        // of single values is named from its main keys, as a case is.
+        let generated = match spec.sweep_name(&swept) {
+            Some(pairing) => std::iter::once(pairing)
+                .chain(other_parts)
+                .collect::<Vec<_>>()
+                .join(", "),
+            None if swept.is_empty() => default_case_name(spec.as_ref()),
+            None => label_parts.join(", "),
+        };
+        let name = match prefix {
+            Some(p) if swept.is_empty() => p.to_string(),
+            Some(p) => format!("{p}: {generated}"),
+            None => generated,
+        };
+        cases.push(Case { name, spec });
+    }
+    Ok(cases)
 }
 
 /// An unnamed case (a quick command's, an unnamed `[[case]]`) named from

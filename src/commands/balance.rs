@@ -3,12 +3,12 @@
 //! balances alone.
 
 use super::evaluate::{DEFAULT_SEED, DEFAULT_TRIALS};
-use super::output::{entries, print_report, roll_rule_flags};
+use super::output::{print_report, roll_rule_flags, single_entries};
 use crate::balance::BalanceSpec;
 use crate::cli::BalanceArgs;
 use crate::errors::input_error;
 use crate::options::{KeyStyle, RawItem, RawValue};
-use crate::report::{Report, ReportKind};
+use crate::report::{Report, ReportKind, TableLayout};
 
 /// A list flag as the array a scenario would hold.
 fn string_list<'a>(items: impl Iterator<Item = &'a str>) -> RawValue {
@@ -30,14 +30,23 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
     let mut flags = vec![
         (
             "pools",
-            Some(string_list(args.pools.iter().map(String::as_str))),
+            vec![string_list(args.pools.iter().map(String::as_str))],
         ),
-        ("target", args.target.map(RawValue::Float)),
-        ("target_heroic", args.target_heroic.map(RawValue::Float)),
-        ("ladder", ladder),
+        (
+            "target",
+            args.target.map(RawValue::Float).into_iter().collect(),
+        ),
+        (
+            "target_heroic",
+            args.target_heroic
+                .map(RawValue::Float)
+                .into_iter()
+                .collect(),
+        ),
+        ("ladder", ladder.into_iter().collect()),
     ];
     flags.extend(roll_rule_flags(&args.rules));
-    let options = BalanceSpec::options(KeyStyle::Flag, entries(flags));
+    let options = BalanceSpec::options(KeyStyle::Flag, single_entries(flags, "balance")?);
     let spec = BalanceSpec::from_options(options).map_err(|e| input_error(e.message))?;
     let report = Report {
         kind: ReportKind::BalanceOnly,
@@ -47,6 +56,7 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
         trials: DEFAULT_TRIALS,
         results: Vec::new(),
         balances: spec.evaluate()?,
+        table: TableLayout::Compact,
     };
     print_report(&report, args.format)
 }

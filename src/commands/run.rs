@@ -5,7 +5,7 @@
 //! written, so a Ctrl-C (exit 130) or a failure leaves the previous report
 //! as it was.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use super::evaluate::{evaluate_scenario, Settings};
@@ -19,6 +19,7 @@ pub fn run(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     let scenario = scenario::load(&args.scenario)?;
     let settings = Settings::resolve(&args.common, scenario.trials, scenario.seed)?;
     let report = evaluate_scenario(&scenario, &settings, cancel)?;
+    let mut written_note = None;
     if !args.no_report {
         let dir = args
             .out
@@ -29,9 +30,30 @@ pub fn run(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         let written = report::write_folder(&dir, &files, !args.no_charts);
         crate::interrupt::finish_writing();
         written?;
-        if !settings.quiet {
-            eprintln!("report written to {}", dir.display());
+        written_note = Some(written_to(&dir, &files));
+    }
+    // The results first, then where the files went, so the note does not
+    // scroll away above a long table.
+    print_report(&report, settings.format)?;
+    if let Some(note) = written_note.filter(|_| !settings.quiet) {
+        eprint!("{note}");
+    }
+    Ok(())
+}
+
+/// "report written to DIR", and the charts in it (each PNG also as SVG).
+fn written_to(dir: &Path, files: &[(String, Vec<u8>)]) -> String {
+    let mut note = format!("report written to {}\n", dir.display());
+    let charts: Vec<String> = files
+        .iter()
+        .filter(|(name, _)| name.ends_with(".png"))
+        .map(|(name, _)| dir.join(name).display().to_string())
+        .collect();
+    if !charts.is_empty() {
+        note.push_str("charts (each also as .svg):\n");
+        for chart in charts {
+            note.push_str(&format!("  {chart}\n"));
         }
     }
-    print_report(&report, settings.format)
+    note
 }

@@ -7,9 +7,11 @@
 
 pub mod balance;
 pub mod chart;
+pub mod compact;
 pub mod csv;
 pub mod index;
 pub mod json;
+pub mod side_by_side;
 pub mod table;
 
 use std::path::{Path, PathBuf};
@@ -63,6 +65,19 @@ pub enum ReportKind {
     BalanceOnly,
 }
 
+/// How the aligned table (`--format table`) lays out the cases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableLayout {
+    /// The quick commands: one case as a block of metrics; several cases
+    /// (comma lists) side by side, a row per metric and a column per case,
+    /// with the difference when there are two.
+    SideBySide,
+    /// `run`: a row per case with its system's headline metrics, and for a
+    /// Cortex sweep of pools against oppositions a matrix of p_success; the
+    /// full metric list stays in the files and in CSV and JSON.
+    Compact,
+}
+
 /// Everything a run found, ready for the writers.
 #[derive(Debug, Clone)]
 pub struct Report {
@@ -74,6 +89,8 @@ pub struct Report {
     pub results: Vec<CaseResult>,
     /// `[[balance]]` answers (SPEC 6), exact whatever the method.
     pub balances: Vec<BalanceResult>,
+    /// How `--format table` shows the cases.
+    pub table: TableLayout,
 }
 
 impl Report {

@@ -155,6 +155,58 @@ pub fn key_name(key: &str, style: KeyStyle) -> String {
     }
 }
 
+/// The one form of every "allowed" list in messages: `allowed: `a`, `b``.
+pub fn allowed<T: fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    let items: Vec<String> = items.into_iter().map(|i| format!("`{i}`")).collect();
+    format!("allowed: {}", items.join(", "))
+}
+
+/// The candidate closest to a misspelt `word`, if one is close enough to
+/// be what was meant: at most one edit in four letters (and at least one).
+pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (word.chars().count() / 4).max(1);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+/// " (did you mean `ties`?)" for a misspelt `word`, or nothing.
+pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    closest(word, candidates).map_or(String::new(), |c| format!(" (did you mean `{c}`?)"))
+}
+
+/// Edit distance in characters: insertions, deletions, substitutions and
+/// swaps of two neighbours (`actoin`), each one edit (optimal string
+/// alignment distance).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    // d[i][j]: the distance between the first i chars of a and j of b.
+    let mut d = vec![vec![0; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
 /// A bad option: what is wrong and what is allowed, with where it was written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OptionError {
@@ -182,6 +234,8 @@ pub struct Options {
     entries: Vec<(String, RawItem)>,
     used: Vec<bool>,
     asked: Vec<&'static str>,
+    /// The key given as a command's positional argument (`POOL`), if any.
+    positional: Option<&'static str>,
     /// Where the case itself starts, for errors about the case as a whole.
     pub case_at: Option<Pos>,
 }
@@ -196,8 +250,16 @@ impl Options {
             entries,
             used,
             asked: Vec::new(),
+            positional: None,
             case_at: None,
         }
+    }
+
+    /// Names `key` in messages as the positional argument it was given as
+    /// (`POOL`, not `--pool`), in flag style.
+    pub fn with_positional(mut self, key: &'static str) -> Options {
+        self.positional = Some(key);
+        self
     }
 
     /// Names the systems a stray key belongs to in [`Options::finish`]'s error.
@@ -217,7 +279,12 @@ impl Options {
 
     /// The key as the user wrote it: `heroic_step` or `--heroic-step`.
     pub fn key_name(&self, key: &str) -> String {
-        key_name(key, self.style)
+        match self.positional {
+            Some(positional) if self.style == KeyStyle::Flag && positional == key => {
+                positional.to_uppercase()
+            }
+            _ => key_name(key, self.style),
+        }
     }
 
     /// An error about `key`, located where it was written.
@@ -290,13 +357,10 @@ impl Options {
             None => Err(self.error_at(
                 &item,
                 format!(
-                    "{} is \"{text}\"; allowed: {}",
+                    "{} is \"{text}\"{}; {}",
                     self.key_name(key),
-                    allowed
-                        .iter()
-                        .map(|a| format!("\"{a}\""))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    did_you_mean(&text, allowed.iter().copied()),
+                    self::allowed(allowed)
                 ),
             )),
         }
@@ -406,15 +470,22 @@ impl Options {
             } else {
                 format!(" (it belongs to {})", owner.join(", "))
             };
-            let mut allowed: Vec<String> = self.asked.iter().map(|k| self.key_name(k)).collect();
-            allowed.sort();
+            let mut keys: Vec<&str> = self.asked.clone();
+            keys.sort();
+            let suggestion = closest(key, keys.iter().copied()).map_or(String::new(), |k| {
+                format!(" (did you mean {}?)", self.key_name(k))
+            });
+            let names: Vec<String> = keys
+                .iter()
+                .map(|k| self.key_name(k).trim_matches('`').to_string())
+                .collect();
             return Err(self.error_at(
                 item,
                 format!(
-                    "unknown key {} for system \"{}\"{belongs}; allowed: {}",
+                    "unknown key {} for system \"{}\"{belongs}{suggestion}; {}",
                     self.key_name(key),
                     self.system,
-                    allowed.join(", ")
+                    allowed(names)
                 ),
             ));
         }
@@ -445,5 +516,21 @@ mod tests {
         );
         let err = key_value_pairs("miss=1,miss=2", usage).unwrap_err();
         assert!(err.contains("`miss` is given twice"), "{err}");
+    }
+
+    #[test]
+    fn misspellings_get_the_closest_key() {
+        let keys = ["ties", "heroic_step", "keep", "reaction_keep"];
+        assert_eq!(closest("tiez", keys), Some("ties"));
+        assert_eq!(closest("heroicstep", keys), Some("heroic_step"));
+        assert_eq!(closest("reaction_kep", keys), Some("reaction_keep"));
+        // Too far from every key to be a slip of the finger.
+        assert_eq!(closest("pool", keys), None);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("actoin", "action"), 1);
+        assert_eq!(
+            did_you_mean("actoin", ["reaction", "action"]),
+            " (did you mean `action`?)"
+        );
     }
 }

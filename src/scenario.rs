@@ -11,8 +11,21 @@ use toml::Spanned;
 
 use crate::balance::{self, BalanceSpec};
 use crate::errors::InputError;
-use crate::options::{Entries, KeyStyle, OptionError, Options, Pos, RawItem, RawValue};
+use crate::options::{
+    allowed, did_you_mean, Entries, KeyStyle, OptionError, Options, Pos, RawItem, RawValue,
+};
 use crate::systems::{self, Case, System};
+
+/// The keys a scenario file holds besides its defaults tables (SPEC 7).
+const TOP_LEVEL_KEYS: [&str; 7] = [
+    "name",
+    "description",
+    "trials",
+    "seed",
+    "[[case]]",
+    "[[sweep]]",
+    "[[balance]]",
+];
 
 /// Sweeps may not expand past this many cases: a typo like a 1,000-value
 /// list times another should fail fast, not allocate for minutes.
@@ -263,11 +276,20 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
             "balance" => balance_tables = reader.tables(key, item)?,
             other => {
                 let Ok(system) = System::from_name(other) else {
+                    let mut keys: Vec<String> =
+                        TOP_LEVEL_KEYS.iter().map(|k| k.to_string()).collect();
+                    let tables = System::ALL.map(|s| format!("[{s}]"));
+                    keys.extend(tables.iter().cloned());
+                    let names = TOP_LEVEL_KEYS
+                        .iter()
+                        .map(|k| k.trim_matches(['[', ']']))
+                        .chain(System::ALL.map(System::name));
                     return Err(reader.error(
                         item.at,
                         format!(
-                            "unknown top-level key `{other}`; allowed: name, description, trials, seed, [[case]], [[sweep]], [[balance]], and defaults tables [{}]",
-                            System::ALL.map(System::name).join("], [")
+                            "unknown top-level key `{other}`{}; {}",
+                            did_you_mean(other, names),
+                            allowed(keys)
                         ),
                     ));
                 };
@@ -516,14 +538,12 @@ fn split_case(
         }
     }
     let Some(system) = system else {
-        let allowed = System::ALL
-            .iter()
-            .map(|s| format!("\"{s}\""))
-            .collect::<Vec<_>>()
-            .join(", ");
         return Err(reader.error(
             at,
-            format!("each [[{what}]] needs `system`; allowed: {allowed}"),
+            format!(
+                "each [[{what}]] needs `system`; {}",
+                allowed(System::ALL.map(System::name))
+            ),
         ));
     };
     let system = System::from_name(&system).map_err(|message| reader.error(at, message))?;
@@ -577,8 +597,9 @@ fn check_defaults(
             return Err(reader.error(
                 item.at,
                 format!(
-                    "unknown key `{key}` in [{system}]{hint}; allowed: {}",
-                    keys.join(", ")
+                    "unknown key `{key}` in [{system}]{hint}{}; {}",
+                    did_you_mean(key, keys.iter().copied()),
+                    allowed(keys)
                 ),
             ));
         }
@@ -669,7 +690,7 @@ vs = ["2d6", "2d8"]
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains("unknown system \"dnd\"") && err.contains("\"cortex\""),
+            err.contains("unknown system \"dnd\"") && err.contains("allowed: `cortex`, "),
             "{err}"
         );
         let err = parse("[[case]]\nsystem = \"cortex\"\npool = 5\n", "s.toml", "s")

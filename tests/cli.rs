@@ -263,7 +263,7 @@ fn bad_flags_are_exit_2() {
     );
     bad(
         &["cortex", "d8", "--ties", "gm"],
-        "`--ties` is \"gm\"; allowed: \"reaction\", \"action\"",
+        "`--ties` is \"gm\"; allowed: `reaction`, `action`",
     );
     bad(
         &["cortex", "d8", "--heroic-step=0"],

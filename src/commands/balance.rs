@@ -46,7 +46,8 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
         ("ladder", ladder.into_iter().collect()),
     ];
     flags.extend(roll_rule_flags(&args.rules));
-    let options = BalanceSpec::options(KeyStyle::Flag, single_entries(flags, "balance")?);
+    let options = BalanceSpec::options(KeyStyle::Flag, single_entries(flags, "balance")?)
+        .with_positional("pools");
     let spec = BalanceSpec::from_options(options).map_err(|e| input_error(e.message))?;
     let report = Report {
         kind: ReportKind::BalanceOnly,

@@ -40,7 +40,11 @@ pub fn cortex(args: &CortexArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         ("policy", values(&args.policy, RawValue::Str)),
     ];
     flags.extend(roll_rule_flags(&args.rules));
-    quick(quick_cases(System::Cortex, flags)?, settings, cancel)
+    quick(
+        quick_cases(System::Cortex, "pool", flags)?,
+        settings,
+        cancel,
+    )
 }
 
 /// `oddsmith scene POOL ...`
@@ -53,7 +57,11 @@ pub fn scene(args: &SceneArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         ("end_at_2d12", values(&args.end_at_2d12, RawValue::Bool)),
     ];
     flags.extend(roll_rule_flags(&args.rules));
-    quick(quick_cases(System::CortexScene, flags)?, settings, cancel)
+    quick(
+        quick_cases(System::CortexScene, "pool", flags)?,
+        settings,
+        cancel,
+    )
 }
 
 /// `oddsmith advantage ...`. `--gain-on` is a table flag, so its cases are
@@ -87,7 +95,7 @@ pub fn advantage(args: &AdvantageArgs, cancel: &AtomicBool) -> anyhow::Result<()
         ("strong_min", values(&args.strong_min, RawValue::Int)),
         ("on_use", values(&args.on_use, RawValue::Str)),
     ];
-    quick(quick_cases(System::Advantage, flags)?, settings, cancel)
+    quick(quick_cases(System::Advantage, "", flags)?, settings, cancel)
 }
 
 /// `oddsmith storytelling DICE ...`. `DICE` is read here so a bad count is
@@ -119,15 +127,30 @@ pub fn storytelling(args: &StorytellingArgs, cancel: &AtomicBool) -> anyhow::Res
             values(&args.chance_die_explodes, RawValue::Bool),
         ),
     ];
-    quick(quick_cases(System::Storytelling, flags)?, settings, cancel)
+    quick(
+        quick_cases(System::Storytelling, "dice", flags)?,
+        settings,
+        cancel,
+    )
 }
 
 /// A quick command's cases: one named from its main inputs as an unnamed
 /// scenario case would be, or with lists one per combination, named as a
-/// sweep's cases are.
-fn quick_cases(system: System, flags: Vec<Flag>) -> anyhow::Result<Vec<Case>> {
+/// sweep's cases are. `positional` is the key given as the command's
+/// positional argument, named as such in messages ("" for none).
+fn quick_cases(
+    system: System,
+    positional: &'static str,
+    flags: Vec<Flag>,
+) -> anyhow::Result<Vec<Case>> {
     let entries = entries(flags, KeyStyle::Flag)?;
-    let resolve = |chosen| system.resolve(system.options(KeyStyle::Flag, chosen));
+    let resolve = |chosen| {
+        system.resolve(
+            system
+                .options(KeyStyle::Flag, chosen)
+                .with_positional(positional),
+        )
+    };
     let compared = entries
         .iter()
         .any(|(_, item)| matches!(item.value, RawValue::Array(_)));

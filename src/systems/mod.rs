@@ -17,7 +17,9 @@ use serde_json::{Map, Value};
 use crate::distribution::Evaluation;
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
-use crate::options::{Entries, KeyStyle, OptionError, Options, RawItem, RawValue};
+use crate::options::{
+    allowed, did_you_mean, Entries, KeyStyle, OptionError, Options, RawItem, RawValue,
+};
 
 /// One resolved case of some system, ready to evaluate.
 pub trait SystemCase: Send + Sync + std::fmt::Debug {
@@ -88,12 +90,9 @@ impl System {
             .find(|system| system.name() == name)
             .ok_or_else(|| {
                 format!(
-                    "unknown system \"{name}\"; allowed: {}",
-                    System::ALL
-                        .iter()
-                        .map(|s| format!("\"{s}\""))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    "unknown system \"{name}\"{}; {}",
+                    did_you_mean(name, System::ALL.map(System::name)),
+                    allowed(System::ALL.map(System::name))
                 )
             })
     }

@@ -22,18 +22,39 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run every case of a scenario file and write its report folder.
+    #[command(
+        after_help = "Examples:\n  oddsmith run scenarios/doom-ladder.toml\n  oddsmith run my.toml --method mc --trials 100000 --format csv --no-report"
+    )]
     Run(RunArgs),
     /// One Cortex Plus roll: a pool alone, against a pool, or against a difficulty.
+    #[command(
+        after_help = "Give a flag (or the positional argument) a comma list, or repeat a flag, to compare one case per value side by side; lists in two flags give every combination.\n\nExamples:\n  oddsmith cortex \"d10 2d8 d6\" --vs 2d6 --ties action\n  oddsmith cortex \"d8 2d6,d10 2d8 d6\" --vs 2d6,3d8"
+    )]
     Cortex(CortexArgs),
     /// A doom-pool scene: several actions against a doom pool that grows on hitches.
+    #[command(
+        after_help = "Give a flag (or the positional argument) a comma list, or repeat a flag, to compare one case per value side by side; lists in two flags give every combination.\n\nExamples:\n  oddsmith scene \"d10 2d8 d6\" --doom 2d6 --actions 4\n  oddsmith scene \"d8 2d6\" --actions 3,6 --end-at-2d12"
+    )]
     Scene(SceneArgs),
     /// Which rung of a doom-pool ladder gives each hero pool the target chance.
+    #[command(
+        after_help = "Examples:\n  oddsmith balance \"d8 2d6\" \"d10 2d8 d6\" --target 0.6\n  oddsmith balance \"d10 2d8 d6\" --target-heroic 0.3 --ladder \"2d6,3d8,4d10\""
+    )]
     Balance(BalanceArgs),
     /// 2d6 + stat encounters with an advantage die: a counter that may replace the lower die.
+    #[command(
+        after_help = "Give a flag (or the positional argument) a comma list, or repeat a flag, to compare one case per value side by side; lists in two flags give every combination.\n\nExamples:\n  oddsmith advantage --die d8 --stat 1 --rolls 6\n  oddsmith advantage --die d4,d8 --rolls 6"
+    )]
     Advantage(AdvantageArgs),
     /// One Storytelling d10 pool: 10-again (or 9-, 8-again), rote, chance die.
+    #[command(
+        after_help = "Give a flag (or the positional argument) a comma list, or repeat a flag, to compare one case per value side by side; lists in two flags give every combination.\n\nExamples:\n  oddsmith storytelling 5 --rote\n  oddsmith storytelling 5 --again 10,9,8"
+    )]
     Storytelling(StorytellingArgs),
     /// Run every scenario of a folder into its report folder, plus index.md and index.html.
+    #[command(
+        after_help = "Examples:\n  oddsmith report\n  oddsmith report scenarios/ --out reports/ --no-charts"
+    )]
     Report(ReportArgs),
 }
 
@@ -66,10 +87,10 @@ pub enum FormatArg {
 /// Flags every evaluating command takes.
 #[derive(Debug, Clone, Args, Default)]
 pub struct CommonArgs {
-    /// Monte Carlo trials per case [default: the scenario's, else 1000000].
+    /// Monte Carlo trials per case [default: 1000000; in `run`, the scenario's `trials` first].
     #[arg(long)]
     pub trials: Option<u64>,
-    /// Random seed [default: the scenario's, else 1].
+    /// Random seed [default: 1; in `run`, the scenario's `seed` first].
     #[arg(long)]
     pub seed: Option<u64>,
     /// Worker threads [default: all cores]; results do not depend on it.

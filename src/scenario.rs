@@ -651,6 +651,21 @@ vs = ["2d6", "2d8"]
     }
 
     #[test]
+    fn a_sweep_of_single_values_is_named_as_its_case_would_be() {
+        let text = "[[sweep]]\nsystem = \"storytelling\"\ndice = 5\nagain = 9\n[[sweep]]\nsystem = \"storytelling\"\nname = \"nine\"\ndice = 5\n";
+        let s = parse(text, "t.toml", "t").unwrap();
+        let case = parse(
+            "[[case]]\nsystem = \"storytelling\"\ndice = 5\n",
+            "t.toml",
+            "t",
+        )
+        .unwrap();
+        assert_eq!(s.cases[0].name, case.cases[0].name);
+        assert_ne!(s.cases[0].name, "storytelling");
+        assert_eq!(s.cases[1].name, "nine");
+    }
+
+    #[test]
     fn other_sweeps_are_named_by_key_value_pairs() {
         let text = "[[sweep]]\nsystem = \"cortex\"\npool = \"d8 d6\"\nkeep = [1, 2]\nties = [\"action\"]\n";
         let s = parse(text, "t.toml", "t").unwrap();
@@ -662,7 +677,12 @@ vs = ["2d6", "2d8"]
     fn errors_name_file_line_and_column() {
         let text = "[[case]]\nsystem = \"cortex\"\npool = \"d8\"\ntiez = \"action\"\n";
         let err = parse(text, "s.toml", "s").unwrap_err().to_string();
-        assert!(err.starts_with("s.toml:4:1: unknown key `tiez`"), "{err}");
+        assert!(
+            err.starts_with(
+                "s.toml:4:1: unknown key `tiez` for system \"cortex\" (did you mean `ties`?)"
+            ),
+            "{err}"
+        );
         let err = parse(
             "[[case]]\nsystem = \"cortex\"\npool = \"d7\"\n",
             "s.toml",

@@ -128,7 +128,7 @@ pub fn render(report: &Report, format: Format) -> anyhow::Result<Vec<u8>> {
     match format {
         Format::Table => {
             if show_cases {
-                bytes.extend(table::render(report).into_bytes());
+                bytes.extend(laid_out(report).into_bytes());
             }
             bytes.extend(gap);
             if show_balances {
@@ -147,6 +147,21 @@ pub fn render(report: &Report, format: Format) -> anyhow::Result<Vec<u8>> {
         Format::Json => bytes = json::to_bytes(&json::report_json(report, false)),
     }
     Ok(bytes)
+}
+
+/// The aligned table of the cases, in the report's layout: a quick
+/// command's single case as a block, its several cases side by side, a
+/// scenario's cases compactly.
+fn laid_out(report: &Report) -> String {
+    let several_cases = report
+        .results
+        .iter()
+        .any(|r| r.case != report.results[0].case);
+    match report.table {
+        TableLayout::SideBySide if several_cases => side_by_side::render(report),
+        TableLayout::SideBySide => table::render(report),
+        TableLayout::Compact => compact::render(report),
+    }
 }
 
 /// Formats a number in the shortest form that reads back to the same f64.

@@ -1,12 +1,10 @@
-//! The aligned human table printed by default, laid out as the report asks
-//! ([`TableLayout`]): one block per case and method, a row per metric with
-//! its 95% interval (Monte Carlo) and its distance from exact in standard
-//! errors (`--method both`); several quick cases side by side
-//! ([`super::side_by_side`]); `run`'s compact rows ([`super::compact`]).
-//! Also the pieces those share: number formats, the method and rules in a
-//! header, and column alignment.
+//! The aligned human table of one quick case: a block per case and method,
+//! a row per metric with its 95% interval (Monte Carlo) and its distance
+//! from exact in standard errors (`--method both`). Also the pieces the
+//! other layouts ([`super::side_by_side`], [`super::compact`]) share:
+//! number formats, the method and rules in a header, column alignment.
 
-use super::{CaseResult, MethodUsed, Report, TableLayout};
+use super::{CaseResult, MethodUsed, Report};
 
 /// A value with six decimals (tiny values in scientific notation).
 pub(super) fn fixed(x: f64) -> String {
@@ -89,21 +87,8 @@ pub(super) fn aligned(rows: &[Vec<String>], left: usize) -> String {
     out
 }
 
-/// Renders the report as text, in the report's layout.
-pub fn render(report: &Report) -> String {
-    let several_cases = report
-        .results
-        .iter()
-        .any(|r| r.case != report.results[0].case);
-    match report.table {
-        TableLayout::SideBySide if several_cases => super::side_by_side::render(report),
-        TableLayout::SideBySide => blocks(report),
-        TableLayout::Compact => super::compact::render(report),
-    }
-}
-
 /// One block per case and method: the header, then a row per metric.
-fn blocks(report: &Report) -> String {
+pub fn render(report: &Report) -> String {
     let mut out = String::new();
     for (i, result) in report.results.iter().enumerate() {
         if i > 0 {

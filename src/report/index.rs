@@ -53,7 +53,7 @@ fn html_escape(text: &str) -> String {
 }
 
 /// Per system in the report: the inputs held at one value and the swept ones.
-fn rule_lines(report: &Report) -> Vec<String> {
+pub fn rule_lines(report: &Report) -> Vec<String> {
     let mut systems: Vec<&str> = Vec::new();
     for r in &report.results {
         if !systems.contains(&r.system) {
@@ -127,7 +127,7 @@ fn rule_lines(report: &Report) -> Vec<String> {
 }
 
 /// "Seed 2026; 18 cases: 18 exact" or "...: 3 Monte Carlo (1,000,000 trials each)".
-fn method_line(report: &Report) -> String {
+pub fn method_line(report: &Report) -> String {
     let exact = report
         .results
         .iter()

@@ -5,8 +5,12 @@
 
 pub mod chart;
 pub mod csv;
+pub mod document;
+pub mod html;
 pub mod index;
 pub mod json;
+pub mod markdown;
+pub mod page;
 pub mod table;
 
 use std::path::{Path, PathBuf};

@@ -48,6 +48,26 @@ pub fn charts(report: &Report) -> Vec<Chart> {
     out
 }
 
+/// Whether a system's charts draw `metric`; the publishing pages' results
+/// tables show these. Each builder lists what it reads (a name ending in
+/// `_` stands for every metric it begins).
+pub fn shows_metric(system: &str, metric: &str) -> bool {
+    let drawn: &[&str] = match system {
+        "cortex" => cortex::METRICS_DRAWN,
+        "storytelling" => storytelling::METRICS_DRAWN,
+        "advantage" => advantage::METRICS_DRAWN,
+        "cortex-scene" => scene::METRICS_DRAWN,
+        _ => &[],
+    };
+    drawn.iter().any(|d| {
+        if d.ends_with('_') {
+            metric.starts_with(d)
+        } else {
+            metric == *d
+        }
+    })
+}
+
 /// The chart files of a report: `<stem>.png` and `<stem>.svg` per chart.
 pub fn files(report: &Report) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
     let mut files = Vec::new();

@@ -195,6 +195,9 @@ fn quick_balance(args: &BalanceArgs) -> anyhow::Result<()> {
             });
             report::json::to_bytes(&value)
         }
+        FormatArg::Markdown => {
+            report::markdown::render(&report::page::balances(&results)).into_bytes()
+        }
     };
     write_stdout(&bytes)
 }
@@ -263,6 +266,18 @@ fn run_scenario(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         if !balances.is_empty() {
             add_balance_files(&report, &balances, &mut files)?;
         }
+        let mut command = vec!["oddsmith run".to_string(), shell_path(&args.scenario)];
+        if let Some(out) = &args.out {
+            command.push(format!("--out {}", shell_path(out)));
+        }
+        command.extend(setting_flags(
+            args.common.trials,
+            args.common.seed,
+            args.common.method,
+            args.no_charts,
+        ));
+        let pages = report::page::folder_pages(&report, &balances, &command.join(" "), &files);
+        files.extend(pages);
         crate::interrupt::start_writing(cancel)?;
         let written = report::write_folder(&dir, &files, !args.no_charts);
         crate::interrupt::finish_writing();
@@ -275,6 +290,56 @@ fn run_scenario(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         print_report(&report, settings.format)
     } else {
         print_with_balances(&report, &balances, settings.format)
+    }
+}
+
+/// The flags that change what a report holds, as a command line writes
+/// them, for the commands written into reports to reproduce them.
+pub fn setting_flags(
+    trials: Option<u64>,
+    seed: Option<u64>,
+    method: MethodArg,
+    no_charts: bool,
+) -> Vec<String> {
+    let mut flags = Vec::new();
+    if let Some(t) = trials {
+        flags.push(format!("--trials {t}"));
+    }
+    if let Some(s) = seed {
+        flags.push(format!("--seed {s}"));
+    }
+    let method = match method {
+        MethodArg::Auto => None,
+        MethodArg::Exact => Some("exact"),
+        MethodArg::Mc => Some("mc"),
+        MethodArg::Both => Some("both"),
+    };
+    if let Some(m) = method {
+        flags.push(format!("--method {m}"));
+    }
+    if no_charts {
+        flags.push("--no-charts".into());
+    }
+    flags
+}
+
+/// A path for a command written into a report: relative to the folder the
+/// command ran in (the repository, for the committed reports) when it lies
+/// inside it, so no machine's absolute path lands in a committed file;
+/// quoted for the shell when it needs to be.
+pub fn shell_path(path: &std::path::Path) -> String {
+    let relative = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(|p| p.to_path_buf()))
+        .unwrap_or_else(|| path.to_path_buf());
+    let text = relative.display().to_string();
+    let plain = text
+        .chars()
+        .all(|c| c.is_alphanumeric() || "-_./+,=:@".contains(c));
+    if plain && !text.is_empty() {
+        text
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
     }
 }
 
@@ -328,6 +393,11 @@ fn print_with_balances(
             let mut value = report::json::report_json(report, false);
             value["balance"] = balance::to_json(balances);
             report::json::to_bytes(&value)
+        }
+        FormatArg::Markdown => {
+            let mut doc = report::page::results(report);
+            doc.extend(report::page::balances(balances));
+            report::markdown::render(&doc).into_bytes()
         }
     };
     write_stdout(&bytes)
@@ -428,6 +498,9 @@ pub fn print_report(report: &Report, format: FormatArg) -> anyhow::Result<()> {
         FormatArg::Table => report::table::render(report).into_bytes(),
         FormatArg::Csv => report::csv::summary(report)?,
         FormatArg::Json => report::json::to_bytes(&report::json::report_json(report, false)),
+        FormatArg::Markdown => {
+            report::markdown::render(&report::page::results(report)).into_bytes()
+        }
     };
     write_stdout(&bytes)
 }

@@ -52,24 +52,28 @@ fn command_line(args: &ReportArgs) -> String {
         args.scenarios.display().to_string(),
         format!("--out {}", args.out.display()),
     ];
-    if let Some(t) = args.trials {
-        parts.push(format!("--trials {t}"));
-    }
-    if let Some(s) = args.seed {
-        parts.push(format!("--seed {s}"));
-    }
-    if args.method != crate::cli::MethodArg::Auto {
-        let method = match args.method {
-            crate::cli::MethodArg::Auto => "auto",
-            crate::cli::MethodArg::Exact => "exact",
-            crate::cli::MethodArg::Mc => "mc",
-            crate::cli::MethodArg::Both => "both",
-        };
-        parts.push(format!("--method {method}"));
-    }
-    if args.no_charts {
-        parts.push("--no-charts".into());
-    }
+    parts.extend(crate::app::setting_flags(
+        args.trials,
+        args.seed,
+        args.method,
+        args.no_charts,
+    ));
+    parts.join(" ")
+}
+
+/// The command that makes one scenario's folder again on its own.
+fn folder_command(args: &ReportArgs, scenario: &Path, folder: &Path) -> String {
+    let mut parts = vec![
+        "oddsmith run".to_string(),
+        crate::app::shell_path(scenario),
+        format!("--out {}", crate::app::shell_path(folder)),
+    ];
+    parts.extend(crate::app::setting_flags(
+        args.trials,
+        args.seed,
+        args.method,
+        args.no_charts,
+    ));
     parts.join(" ")
 }
 
@@ -138,11 +142,14 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     // Everything is rendered before anything is written.
     let charts = !args.no_charts;
     let mut folders = Vec::new();
-    for ((_, report), balances) in reports.iter().zip(&balance_results) {
+    for ((file, report), balances) in reports.iter().zip(&balance_results) {
         let mut files = report::folder_files(report, charts)?;
         if !balances.is_empty() {
             crate::app::add_balance_files(report, balances, &mut files)?;
         }
+        let command = folder_command(args, file, &args.out.join(&report.name));
+        let pages = report::page::folder_pages(report, balances, &command, &files);
+        files.extend(pages);
         folders.push(files);
     }
     let entries: Vec<IndexEntry<'_>> = reports

@@ -385,9 +385,49 @@ pub fn chart_list(report: &Report) -> Vec<(String, String)> {
         .collect()
 }
 
-/// A title for a page: the report's name.
-pub fn title(report: &Report) -> String {
-    format!("{} (oddsmith)", report.name)
+/// `report.md` and `report.html` for a report folder whose other files
+/// are `files` (already rendered): the pages link the CSV tables there and
+/// show the charts there (the HTML inlines their SVG text).
+pub fn folder_pages(
+    report: &Report,
+    balances: &[BalanceResult],
+    command: &str,
+    files: &[(String, Vec<u8>)],
+) -> Vec<(String, Vec<u8>)> {
+    let written = |name: &str| files.iter().find(|(f, _)| f == name).map(|(_, b)| b);
+    let charts: Vec<(String, String)> = chart_list(report)
+        .into_iter()
+        .filter(|(stem, _)| written(&format!("{stem}.svg")).is_some())
+        .collect();
+    let svgs: Vec<(String, String)> = charts
+        .iter()
+        .filter_map(|(stem, _)| {
+            let bytes = written(&format!("{stem}.svg"))?;
+            Some((stem.clone(), String::from_utf8_lossy(bytes).into_owned()))
+        })
+        .collect();
+    let tables = files
+        .iter()
+        .map(|(f, _)| f.clone())
+        .filter(|f| f.ends_with(".csv"))
+        .collect();
+    let inputs = PageInputs {
+        charts,
+        tables,
+        balances,
+        command: command.to_string(),
+    };
+    let doc = report_page(report, &inputs);
+    vec![
+        (
+            "report.md".into(),
+            super::markdown::render(&doc).into_bytes(),
+        ),
+        (
+            "report.html".into(),
+            super::html::render(&format!("{} (oddsmith)", report.name), &doc, &svgs).into_bytes(),
+        ),
+    ]
 }
 
 #[cfg(test)]

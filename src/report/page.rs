@@ -231,8 +231,9 @@ fn systems(report: &Report) -> Vec<&'static str> {
 }
 
 /// The metric columns of a system's results table: those its charts draw
-/// that some result has a value for, in the metrics' own order; every
-/// metric when its charts draw none.
+/// that some result has a value for, in the charts' order (the headline
+/// first, then the metrics' own order); every metric when its charts draw
+/// none.
 fn columns(results: &[&CaseResult], system: &str) -> Vec<String> {
     let mut all: Vec<String> = Vec::new();
     for r in results {
@@ -242,16 +243,16 @@ fn columns(results: &[&CaseResult], system: &str) -> Vec<String> {
             }
         }
     }
-    let shown: Vec<String> = all
+    let mut shown: Vec<(usize, String)> = all
         .iter()
-        .filter(|name| chart::shows_metric(system, name))
-        .cloned()
+        .filter_map(|name| Some((chart::drawn_rank(system, name)?, name.clone())))
         .collect();
     if shown.is_empty() {
-        all
-    } else {
-        shown
+        return all;
     }
+    // A stable sort keeps the metrics' own order within one listed name.
+    shown.sort_by_key(|(rank, _)| *rank);
+    shown.into_iter().map(|(_, name)| name).collect()
 }
 
 /// A cell of the results table: the value, and for Monte Carlo its 95 %

@@ -48,10 +48,11 @@ pub fn charts(report: &Report) -> Vec<Chart> {
     out
 }
 
-/// Whether a system's charts draw `metric`; the publishing pages' results
-/// tables show these. Each builder lists what it reads (a name ending in
-/// `_` stands for every metric it begins).
-pub fn shows_metric(system: &str, metric: &str) -> bool {
+/// Where `metric` comes among the metrics a system's charts draw (its
+/// builder's list, the headline first), or `None` when they do not draw
+/// it; the publishing pages' results tables show these, in this order.
+/// A listed name ending in `_` stands for every metric it begins.
+pub fn drawn_rank(system: &str, metric: &str) -> Option<usize> {
     let drawn: &[&str] = match system {
         "cortex" => cortex::METRICS_DRAWN,
         "storytelling" => storytelling::METRICS_DRAWN,
@@ -59,7 +60,7 @@ pub fn shows_metric(system: &str, metric: &str) -> bool {
         "cortex-scene" => scene::METRICS_DRAWN,
         _ => &[],
     };
-    drawn.iter().any(|d| {
+    drawn.iter().position(|d| {
         if d.ends_with('_') {
             metric.starts_with(d)
         } else {

@@ -199,7 +199,7 @@ fn committed_reports_have_both_pages_linked_from_the_index() {
         check_pages(&entry.path());
         let md = read(&entry.path().join("report.md"));
         assert!(
-            md.contains(&format!("oddsmith run scenarios/")),
+            md.contains("oddsmith run scenarios/"),
             "{name}/report.md has no repository-relative reproduce line"
         );
         folders += 1;

@@ -18,15 +18,16 @@ use super::index;
 use super::{CaseResult, MethodUsed, Report};
 use crate::balance::BalanceResult;
 use crate::distribution::Metric;
+use crate::systems::System;
 
 /// The line above a case's table: the case, its system, the rules in force
 /// (every input but those the case is named from) and the method.
 fn case_line(result: &CaseResult, method: String) -> Line {
     let mut line = vec![
         Inline::Strong(result.case.clone()),
-        Inline::Text(format!(" ({}): ", result.system)),
+        Inline::Text(format!(" ({}): ", result.system.name())),
     ];
-    let main = crate::systems::main_keys(result.system);
+    let main = result.system.main_keys();
     let rules: Vec<(&String, &Json)> = result
         .inputs
         .iter()
@@ -207,21 +208,20 @@ pub fn balances(balances: &[BalanceResult]) -> Document {
 
 /// What a report page needs beyond the report: what the folder holds and
 /// how it was made.
-pub struct PageInputs<'a> {
+pub struct PageInputs {
     /// The charts written beside the page, `(stem, title)`; empty under
     /// `--no-charts`.
     pub charts: Vec<(String, String)>,
     /// The CSV tables written beside the page, linked from it.
     pub tables: Vec<String>,
-    pub balances: &'a [BalanceResult],
     /// The command that makes the folder again, paths relative to the
     /// repository (or the folder the command ran in).
     pub command: String,
 }
 
 /// Systems in the order they first appear in the report.
-fn systems(report: &Report) -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = Vec::new();
+fn systems(report: &Report) -> Vec<System> {
+    let mut out: Vec<System> = Vec::new();
     for r in &report.results {
         if !out.contains(&r.system) {
             out.push(r.system);
@@ -234,7 +234,7 @@ fn systems(report: &Report) -> Vec<&'static str> {
 /// that some result has a value for, in the charts' order (the headline
 /// first, then the metrics' own order); every metric when its charts draw
 /// none.
-fn columns(results: &[&CaseResult], system: &str) -> Vec<String> {
+fn columns(results: &[&CaseResult], system: System) -> Vec<String> {
     let mut all: Vec<String> = Vec::new();
     for r in results {
         for m in &r.evaluation.metrics {
@@ -275,7 +275,7 @@ fn cell(result: &CaseResult, name: &str) -> String {
 }
 
 /// One system's results table: a row per case and method.
-fn results_table(report: &Report, system: &str) -> Table {
+fn results_table(report: &Report, system: System) -> Table {
     let results: Vec<&CaseResult> = report
         .results
         .iter()
@@ -306,7 +306,7 @@ fn results_table(report: &Report, system: &str) -> Table {
 }
 
 /// The page of a report folder (`report.md`, `report.html`).
-pub fn report_page(report: &Report, inputs: &PageInputs<'_>) -> Document {
+pub fn report_page(report: &Report, inputs: &PageInputs) -> Document {
     let mut doc = vec![Block::Heading(1, report.name.clone())];
     if let Some(d) = &report.description {
         doc.push(Block::Paragraph(text(d)));
@@ -322,9 +322,9 @@ pub fn report_page(report: &Report, inputs: &PageInputs<'_>) -> Document {
 
         doc.push(Block::Heading(2, "Results".into()));
         let systems = systems(report);
-        for system in &systems {
+        for &system in &systems {
             if systems.len() > 1 {
-                doc.push(Block::Heading(3, system.to_string()));
+                doc.push(Block::Heading(3, system.name().to_string()));
             }
             doc.push(Block::Table(results_table(report, system)));
         }
@@ -345,9 +345,9 @@ pub fn report_page(report: &Report, inputs: &PageInputs<'_>) -> Document {
             });
         }
     }
-    if !inputs.balances.is_empty() {
+    if !report.balances.is_empty() {
         doc.push(Block::Heading(2, "Balance".into()));
-        doc.extend(balances(inputs.balances));
+        doc.extend(balances(&report.balances));
     }
     doc.push(Block::Heading(2, "Reproduce".into()));
     doc.push(Block::Command(inputs.command.clone()));
@@ -391,7 +391,6 @@ pub fn chart_list(report: &Report) -> Vec<(String, String)> {
 /// show the charts there (the HTML inlines their SVG text).
 pub fn folder_pages(
     report: &Report,
-    balances: &[BalanceResult],
     command: &str,
     files: &[(String, Vec<u8>)],
 ) -> Vec<(String, Vec<u8>)> {
@@ -415,7 +414,6 @@ pub fn folder_pages(
     let inputs = PageInputs {
         charts,
         tables,
-        balances,
         command: command.to_string(),
     };
     let doc = report_page(report, &inputs);
@@ -462,7 +460,7 @@ mod tests {
     #[test]
     fn page_tables_show_what_the_charts_draw() {
         let report = fixture::cortex(true, true);
-        let table = results_table(&report, "cortex");
+        let table = results_table(&report, System::Cortex);
         let names: Vec<String> = table.header[2..]
             .iter()
             .map(|c| match &c[0] {

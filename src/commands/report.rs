@@ -1,4 +1,4 @@
-//! `oddsmith report [scenarios/] [--out reports/]` (SPEC 8, issue 6): runs
+//! `oddsmith report [scenarios/] [--out reports/]` (SPEC 8): runs
 //! every scenario file of a folder into `<out>/<scenario name>/` and writes
 //! `<out>/index.md` and `<out>/index.html` linking each folder's tables and
 //! embedding its charts.
@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
 
-use crate::app::{evaluate_case, Settings};
+use super::evaluate::{evaluate_scenario, Settings};
+use super::reproduce::{run_command, setting_flags};
 use crate::cli::{CommonArgs, ReportArgs};
 use crate::engine::monte_carlo::Interrupted;
 use crate::errors::input_error;
@@ -52,29 +53,13 @@ fn command_line(args: &ReportArgs) -> String {
         args.scenarios.display().to_string(),
         format!("--out {}", args.out.display()),
     ];
-    parts.extend(crate::app::setting_flags(
-        args.trials,
-        args.seed,
-        args.method,
-        args.no_charts,
-    ));
+    parts.extend(flags(args));
     parts.join(" ")
 }
 
-/// The command that makes one scenario's folder again on its own.
-fn folder_command(args: &ReportArgs, scenario: &Path, folder: &Path) -> String {
-    let mut parts = vec![
-        "oddsmith run".to_string(),
-        crate::app::shell_path(scenario),
-        format!("--out {}", crate::app::shell_path(folder)),
-    ];
-    parts.extend(crate::app::setting_flags(
-        args.trials,
-        args.seed,
-        args.method,
-        args.no_charts,
-    ));
-    parts.join(" ")
+/// The flags given that change what the reports hold.
+fn flags(args: &ReportArgs) -> Vec<String> {
+    setting_flags(args.trials, args.seed, args.method, args.no_charts)
 }
 
 /// Runs the `report` command.
@@ -104,8 +89,6 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         ..CommonArgs::default()
     };
     let mut reports: Vec<(PathBuf, Report)> = Vec::new();
-    // Balances are exact whatever --method says, as in `run`.
-    let mut balance_results = Vec::new();
     for (file, scenario) in &scenarios {
         let settings = Settings::resolve(&common, scenario.trials, scenario.seed)?;
         if !args.quiet {
@@ -115,42 +98,19 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
                 scenario.cases.len()
             );
         }
-        let mut results = Vec::new();
-        for case in &scenario.cases {
-            results.extend(
-                evaluate_case(case, &settings, cancel)
-                    .with_context(|| format!("scenario {}", file.display()))?,
-            );
-        }
-        let mut balances = Vec::new();
-        for spec in &scenario.balances {
-            balances.extend(spec.evaluate()?);
-        }
-        balance_results.push(balances);
-        reports.push((
-            file.clone(),
-            Report {
-                name: scenario.name.clone(),
-                description: scenario.description.clone(),
-                seed: settings.seed,
-                trials: settings.trials,
-                results,
-            },
-        ));
+        let report = evaluate_scenario(scenario, &settings, cancel)
+            .with_context(|| format!("scenario {}", file.display()))?;
+        reports.push((file.clone(), report));
     }
 
     // Everything is rendered before anything is written.
     let charts = !args.no_charts;
     let mut folders = Vec::new();
-    for ((file, report), balances) in reports.iter().zip(&balance_results) {
-        let mut files = report::folder_files(report, charts)?;
-        if !balances.is_empty() {
-            crate::app::add_balance_files(report, balances, &mut files)?;
-        }
-        let command = folder_command(args, file, &args.out.join(&report.name));
-        let pages = report::page::folder_pages(report, balances, &command, &files);
-        files.extend(pages);
-        folders.push(files);
+    for (file, report) in &reports {
+        // Each page says how to make its folder alone: `run` on its scenario.
+        let folder = args.out.join(&report.name);
+        let command = run_command(file, Some(&folder), flags(args));
+        folders.push(report::folder_files(report, charts, &command)?);
     }
     let entries: Vec<IndexEntry<'_>> = reports
         .iter()

@@ -6,14 +6,12 @@
 //! charts, Monte Carlo cases and a balance. `--format markdown` prints pipe
 //! tables.
 
+mod common;
+
 use std::path::Path;
 
-use assert_cmd::Command;
+use common::{json_of, oddsmith};
 use scraper::{Html, Selector};
-
-fn oddsmith() -> Command {
-    Command::cargo_bin("oddsmith").expect("the binary is built")
-}
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -325,11 +323,7 @@ fn format_markdown_prints_pipe_tables() {
     let rows = markdown_rows(&md);
     let p_success = rows.iter().find(|r| r[0] == "p_success").unwrap();
     // The JSON value of the same run, printed as a percentage with two decimals.
-    let json = oddsmith()
-        .args(["cortex", "d10 2d8 d6", "--vs", "2d6", "--format", "json"])
-        .output()
-        .unwrap();
-    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let json = json_of(&["cortex", "d10 2d8 d6", "--vs", "2d6", "--format", "json"]);
     let p = json["results"][0]["metrics"]["p_success"].as_f64().unwrap();
     assert_eq!(p_success[1], format!("{:.2} %", p * 100.0));
 

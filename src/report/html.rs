@@ -27,18 +27,27 @@ table { border-collapse: collapse; font-size: 0.875rem; }
 th, td { padding: 0.3rem 0.6rem; border-bottom: 1px solid #e4e4e4; text-align: left; vertical-align: top; }
 th { background: #f5f5f5; font-weight: 600; }
 td.num, th.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
-tr > :first-child { position: sticky; left: 0; background: #fff; box-shadow: 1px 0 0 #e4e4e4; }
+tr > :first-child { position: sticky; left: 0; background: #fff; box-shadow: 1px 0 0 #e4e4e4; min-width: 11em; }
+@media (max-width: 600px) {
+  tr > :first-child { min-width: 8.5em; }
+  th, td { padding: 0.25rem 0.4rem; }
+  /* A chart drawn for 1200 px is unreadable shrunk to a phone: keep it
+     legible and let it scroll sideways, as the wide tables do. */
+  figure { overflow-x: auto; }
+  figure svg { min-width: 720px; }
+}
 tr > th:first-child { background: #f5f5f5; }
 figure { margin: 1rem 0 1.5rem; }
 figure svg { display: block; width: 100%; height: auto; }
-figcaption { font-size: 0.9rem; color: #555; }
 @media print {
   body { max-width: none; padding: 0; font-size: 10pt; }
   .table { overflow: visible; border: none; }
   table { font-size: 8pt; }
   tr, figure { break-inside: avoid; }
   h2, h3 { break-after: avoid; }
-  tr > :first-child { position: static; box-shadow: none; }
+  tr > :first-child { position: static; box-shadow: none; min-width: 0; }
+  figure { overflow: visible; }
+  figure svg { min-width: 0; }
   a { color: inherit; }
 }
 ";
@@ -73,11 +82,8 @@ fn block(block: &Block, svgs: &[(String, String)]) -> String {
         }
         Block::Table(t) => table(t),
         Block::Chart { stem, title } => match svgs.iter().find(|(s, _)| s == stem) {
-            Some((_, svg)) => format!(
-                "<figure>\n{}\n<figcaption>{}</figcaption>\n</figure>",
-                inline_svg(svg, title),
-                escape(title)
-            ),
+            // The chart draws its own title; a caption would repeat it.
+            Some((_, svg)) => format!("<figure>\n{}\n</figure>", inline_svg(svg, title)),
             None => String::new(),
         },
         Block::Command(command) => format!("<pre><code>{}</code></pre>", escape(command)),

@@ -337,8 +337,8 @@ pub fn report_page(report: &Report, inputs: &PageInputs) -> Document {
     }
     if !inputs.charts.is_empty() {
         doc.push(Block::Heading(2, "Charts".into()));
+        // Each chart draws its own title, so no heading repeats it.
         for (stem, title) in &inputs.charts {
-            doc.push(Block::Heading(3, title.clone()));
             doc.push(Block::Chart {
                 stem: stem.clone(),
                 title: title.clone(),

@@ -447,14 +447,42 @@ mod tests {
 
     #[test]
     fn both_methods_share_one_table() {
-        let md = markdown::render(&results(&fixture::report()));
+        let report = fixture::report();
+        let (exact, mc) = (&report.results[0], &report.results[1]);
+        let md = markdown::render(&results(&report));
         assert!(
             md.contains("| metric | exact | Monte Carlo | 95 % interval | z |"),
             "{md}"
         );
-        assert!(md.contains("| `p_success` | 25.00 % | 25.00 % | [20.00 %, 30.00 %] | +0.50 |"));
-        assert!(md.contains("| `mean_effect_step` | - | - | - | - |"));
         assert_eq!(md.matches("| metric |").count(), 1);
+        // Each metric's row puts the two methods' values side by side.
+        let i = fixture::metric_index(mc, "p_success");
+        let m = &mc.evaluation.metrics[i];
+        let row = format!(
+            "| `p_success` | {} | {} | {} | {} |",
+            percent(exact.evaluation.metrics[i].value.unwrap()),
+            percent(m.value.unwrap()),
+            interval(m, mc.ci95[i]),
+            z_score(mc.z_vs_exact.as_ref().unwrap()[i])
+        );
+        assert!(md.contains(&row), "{row}\n{md}");
+        // A mean prints with six decimals.
+        let mean_row = md
+            .lines()
+            .find(|l| l.starts_with("| `mean_total` |"))
+            .unwrap();
+        assert!(
+            mean_row
+                .split('|')
+                .nth(2)
+                .unwrap()
+                .trim()
+                .split('.')
+                .nth(1)
+                .unwrap()
+                .len()
+                == 6
+        );
     }
 
     #[test]

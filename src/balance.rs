@@ -13,6 +13,7 @@
 use crate::dice::Pool;
 use crate::engine::exact::{Budget, ExactError};
 use crate::options::{Entries, KeyStyle, OptionError, Options, RawItem, RawValue};
+use crate::systems::cortex::rules::ROLL_RULE_KEYS;
 use crate::systems::cortex::{CortexCase, Opposition, Rules};
 use crate::systems::systems_with_key;
 
@@ -29,7 +30,7 @@ pub const KEYS: &[&str] = &[
 ];
 
 /// The cortex roll rules a balance also reads from a scenario's `[cortex]`.
-pub const RULE_KEYS: &[&str] = &["keep", "reaction_keep", "ties", "heroic_step"];
+pub const RULE_KEYS: &[&str] = ROLL_RULE_KEYS;
 
 /// The target when none is given: the SPEC's example, a bit better than even.
 pub const DEFAULT_TARGET: f64 = 0.6;

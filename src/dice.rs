@@ -185,11 +185,6 @@ impl Pool {
         dice.push(die);
         Pool::new(dice)
     }
-
-    /// How many dice of this size the pool holds.
-    pub fn count_of(&self, die: Die) -> usize {
-        self.dice.iter().filter(|&&d| d == die).count()
-    }
 }
 
 impl fmt::Display for Pool {

@@ -61,6 +61,8 @@ pub enum FormatArg {
     Csv,
     /// One JSON object.
     Json,
+    /// GitHub-flavoured Markdown tables, ready to post.
+    Markdown,
 }
 
 /// Flags every evaluating command takes.

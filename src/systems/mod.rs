@@ -8,6 +8,7 @@
 //! against each other.
 
 pub mod advantage;
+pub mod conflict;
 pub mod cortex;
 pub mod scene;
 pub mod storytelling;

@@ -708,6 +708,9 @@ impl ConflictCase {
     }
 }
 
+/// A pool's dice as (step, sides) pairs, largest first ([`dice_table`]).
+type DiceTable = [(u8, u8)];
+
 /// The Monte Carlo trial: one whole fight. The pools are prepared per
 /// stress die and team dice left, so a trial only rolls.
 struct ConflictSampler<'a> {
@@ -720,7 +723,7 @@ struct ConflictSampler<'a> {
 
 impl ConflictSampler<'_> {
     /// The prepared dice of [`ConflictCase::pools`].
-    fn pools(&self, actor: Actor, hero: Option<u32>, foe: FoeState) -> (&[(u8, u8)], &[(u8, u8)]) {
+    fn pools(&self, actor: Actor, hero: Option<u32>, foe: FoeState) -> (&DiceTable, &DiceTable) {
         let foe_pools = &self.foe_actions[foe.team as usize];
         match actor {
             Actor::Hero => (&self.hero_actions[stress_code(foe.stress)], &foe_pools[0]),

@@ -49,6 +49,7 @@ pub struct Case {
 pub const SYSTEMS: &[(&str, &[&str])] = &[
     ("cortex", cortex::KEYS),
     ("cortex-scene", scene::KEYS),
+    ("cortex-conflict", conflict::KEYS),
     ("storytelling", storytelling::KEYS),
     ("advantage", advantage::KEYS),
 ];
@@ -75,6 +76,7 @@ pub fn defaults_tables(system: &str) -> Vec<&'static str> {
     match system {
         "cortex" => vec!["cortex"],
         "cortex-scene" => vec!["cortex", "cortex-scene"],
+        "cortex-conflict" => vec!["cortex", "cortex-conflict"],
         "advantage" => vec!["advantage"],
         "storytelling" => vec!["storytelling"],
         _ => vec![],
@@ -87,6 +89,7 @@ pub fn main_keys(system: &str) -> &'static [&'static str] {
     match system {
         "cortex" => &["pool", "vs", "difficulty"],
         "cortex-scene" => &["pool", "doom", "actions"],
+        "cortex-conflict" => &["hero", "foe", "mob"],
         "advantage" => &["die", "stat", "rolls", "policy", "threshold"],
         "storytelling" => &["dice", "modifier"],
         _ => &[],
@@ -103,6 +106,7 @@ pub fn resolve(system: &str, options: Options) -> Result<Box<dyn SystemCase>, Op
     match system {
         "cortex" => Ok(Box::new(cortex::CortexCase::from_options(options)?)),
         "cortex-scene" => Ok(Box::new(scene::SceneCase::from_options(options)?)),
+        "cortex-conflict" => Ok(Box::new(conflict::ConflictCase::from_options(options)?)),
         "advantage" => Ok(Box::new(advantage::AdvantageCase::from_options(options)?)),
         "storytelling" => Ok(Box::new(storytelling::StorytellingCase::from_options(
             options,

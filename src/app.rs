@@ -10,8 +10,8 @@ use anyhow::Context;
 
 use crate::balance::{self, BalanceResult, BalanceSpec};
 use crate::cli::{
-    AdvantageArgs, BalanceArgs, Cli, Command, CommonArgs, CortexArgs, FormatArg, MethodArg,
-    RollRuleArgs, RunArgs, SceneArgs,
+    AdvantageArgs, BalanceArgs, Cli, Command, CommonArgs, ConflictArgs, CortexArgs, FormatArg,
+    MethodArg, RollRuleArgs, RunArgs, SceneArgs,
 };
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::McSettings;
@@ -79,6 +79,11 @@ pub fn run(cli: Cli, cancel: &AtomicBool) -> anyhow::Result<()> {
             let case = quick_case("cortex-scene", scene_flags(&args))?;
             quick(case, settings, cancel)
         }
+        Command::Conflict(args) => {
+            let settings = Settings::resolve(&args.common, None, None)?;
+            let case = quick_case("cortex-conflict", conflict_flags(&args))?;
+            quick(case, settings, cancel)
+        }
         Command::Balance(args) => quick_balance(&args),
         Command::Advantage(args) => {
             let settings = Settings::resolve(&args.common, None, None)?;
@@ -144,6 +149,30 @@ fn scene_flags(args: &SceneArgs) -> Vec<(&'static str, Option<RawValue>)> {
         ("doom", args.doom.clone().map(RawValue::Str)),
         ("actions", args.actions.map(RawValue::Int)),
         ("end_at_2d12", args.end_at_2d12.map(RawValue::Bool)),
+    ];
+    flags.extend(roll_rule_flags(&args.rules));
+    flags
+}
+
+fn conflict_flags(args: &ConflictArgs) -> Vec<(&'static str, Option<RawValue>)> {
+    let mut flags = vec![
+        ("hero", Some(RawValue::Str(args.hero.clone()))),
+        ("foe", args.foe.clone().map(RawValue::Str)),
+        ("mob", args.mob.clone().map(RawValue::Str)),
+        ("exchanges", args.exchanges.map(RawValue::Int)),
+        ("foe_acts", args.foe_acts.map(RawValue::Bool)),
+        (
+            "hero_stress_limit",
+            args.hero_stress_limit.clone().map(RawValue::Str),
+        ),
+        (
+            "foe_stress_limit",
+            args.foe_stress_limit.clone().map(RawValue::Str),
+        ),
+        (
+            "effect_step_down",
+            args.effect_step_down.map(RawValue::Bool),
+        ),
     ];
     flags.extend(roll_rule_flags(&args.rules));
     flags

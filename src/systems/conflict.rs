@@ -30,7 +30,7 @@ use crate::engine::rng::{DiceRng, DieRoller};
 use crate::options::{OptionError, Options};
 
 use super::cortex::{self, dice_table, roll_pool, PoolRoll, Rules};
-use super::SystemCase;
+use super::{System, SystemCase};
 
 /// The keys a conflict accepts; the roll rules among them are also read from
 /// `[cortex]` (SPEC 9).
@@ -781,8 +781,8 @@ impl Sampler for ConflictSampler<'_> {
 }
 
 impl SystemCase for ConflictCase {
-    fn system(&self) -> &'static str {
-        "cortex-conflict"
+    fn system(&self) -> System {
+        System::CortexConflict
     }
 
     fn inputs(&self) -> Map<String, Value> {

@@ -286,7 +286,7 @@ fn build(entries: Vec<(&str, RawValue)>) -> Result<ConflictCase, OptionError> {
         .into_iter()
         .map(|(k, v)| (k.to_string(), RawItem::new(v)))
         .collect();
-    ConflictCase::from_options(Options::new("cortex-conflict", KeyStyle::Flag, entries))
+    ConflictCase::from_options(System::CortexConflict.options(KeyStyle::Flag, entries))
 }
 
 fn text(s: &str) -> RawValue {

@@ -4,25 +4,18 @@
 //! names, Monte Carlo against exact, and bad input (exit 2, a message naming
 //! what is allowed, never a panic).
 
-use assert_cmd::Command;
-use predicates::prelude::*;
+mod common;
 
-fn oddsmith() -> Command {
-    Command::cargo_bin("oddsmith").unwrap()
-}
+use common::{assert_json_z_small, assert_monte_carlo_agrees, json_of, refused, scenario};
+use oddsmith::dice::{Die, Pool};
+use oddsmith::systems::conflict::{ConflictCase, Mob};
+use oddsmith::systems::cortex::{Rules, Ties};
 
+/// `oddsmith ARGS --format json`, expected to succeed, parsed.
 fn json(args: &[&str]) -> serde_json::Value {
-    let out = oddsmith()
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    let mut all = args.to_vec();
+    all.extend(["--format", "json"]);
+    json_of(&all)
 }
 
 #[test]
@@ -61,14 +54,45 @@ fn the_quick_command_names_the_case_and_lists_every_input() {
 }
 
 #[test]
-fn monte_carlo_agrees_with_exact_on_every_metric() {
+fn monte_carlo_agrees_with_exact_on_every_metric_and_row() {
+    let pool = |text| Pool::parse_cortex(text).unwrap();
+    let specialist = ConflictCase {
+        hero: pool("d10 2d8 d6"),
+        foe: pool("d10 d8 d6"),
+        mob: None,
+        exchanges: 6,
+        foe_acts: true,
+        hero_stress_limit: Die::D12,
+        foe_stress_limit: Die::D8,
+        rules: Rules {
+            ties: Ties::Action,
+            ..Rules::default()
+        },
+    };
+    let mob = ConflictCase {
+        hero: pool("d10 d8 d6"),
+        foe: pool("d6"),
+        mob: Some(Mob {
+            die: Die::D8,
+            count: 3,
+        }),
+        exchanges: 8,
+        foe_stress_limit: Die::D12,
+        rules: Rules {
+            effect_step_down: true,
+            ..Rules::default()
+        },
+        ..specialist.clone()
+    };
+    for case in [specialist, mob] {
+        assert_monte_carlo_agrees(&case, 200_000, 11);
+    }
+    // The command line's --method both, with its intervals.
     let v = json(&[
         "conflict",
         "d10 2d8 d6",
-        "--foe",
-        "d10 d8 d6",
-        "--foe-stress-limit",
-        "d10",
+        "--mob",
+        "4d6",
         "--exchanges",
         "6",
         "--method",
@@ -78,23 +102,23 @@ fn monte_carlo_agrees_with_exact_on_every_metric() {
         "--seed",
         "9",
     ]);
-    let results = v["results"].as_array().unwrap();
-    assert_eq!(results[1]["method"], "monte-carlo");
-    let z = results[1]["z_vs_exact"].as_object().unwrap();
-    assert_eq!(z.len(), 6);
-    for (metric, z) in z {
-        assert!(z.as_f64().unwrap().abs() < 5.0, "{metric}: z = {z}");
-        let ci = results[1]["ci95"][metric].as_array().unwrap();
-        assert!(ci[0].as_f64().unwrap() <= ci[1].as_f64().unwrap());
+    let mc = &v["results"][1];
+    assert_eq!(mc["method"], "monte-carlo");
+    assert_json_z_small(mc);
+    for (metric, ci) in mc["ci95"].as_object().unwrap() {
+        let ci = ci.as_array().unwrap();
+        assert!(
+            ci[0].as_f64().unwrap() <= ci[1].as_f64().unwrap(),
+            "{metric}"
+        );
     }
 }
 
 #[test]
 fn a_scenario_reads_cortex_rules_and_names_sweeps() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("c.toml");
-    std::fs::write(
-        &path,
+    let path = scenario(
+        dir.path(),
         r#"
 [cortex]
 ties = "action"
@@ -112,20 +136,8 @@ hero = ["d8 d6"]
 foe = ["d8 d6"]
 foe_stress_limit = ["d6", "d10"]
 "#,
-    )
-    .unwrap();
-    let out = oddsmith()
-        .arg("run")
-        .arg(&path)
-        .args(["--no-report", "--format", "json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json(&["run", &path, "--no-report"]);
     let names: Vec<&str> = v["results"]
         .as_array()
         .unwrap()
@@ -147,55 +159,40 @@ foe_stress_limit = ["d6", "d10"]
     assert!(inputs.get("vs").is_none());
 }
 
-fn bad(args: &[&str], message: &str) {
-    oddsmith()
-        .args(args)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(message))
-        .stderr(predicate::str::contains("panicked").not());
-}
-
 #[test]
 fn bad_input_is_exit_2_naming_what_is_allowed() {
-    bad(
+    refused(
         &["conflict", "d8", "--mob", "2d8 d6"],
-        "a mob's team dice are all of one size",
+        &["a mob's team dice are all of one size"],
     );
-    bad(
+    refused(
         &["conflict", "d8", "--foe", "d8", "--hero-stress-limit", "d4"],
-        "allowed: \"d6\" (novice), \"d8\" (expert), \"d10\" (master), \"d12\"",
+        &["allowed: \"d6\" (novice), \"d8\" (expert), \"d10\" (master), \"d12\""],
     );
-    bad(
+    refused(
         &["conflict", "d8", "--mob", "3d8", "--foe-stress-limit", "d8"],
-        "`--foe-stress-limit` does not apply to a mob",
+        &["`--foe-stress-limit` does not apply to a mob"],
     );
-    bad(
+    refused(
         &["conflict", "d8", "--foe", "d8", "--exchanges", "0"],
-        "`--exchanges` must be a whole number from 1 to 100, not 0",
+        &["`--exchanges` must be a whole number from 1 to 100, not 0"],
     );
-    bad(
+    refused(
         &["conflict", "d8", "--foe", "d8", "--exchanges", "101"],
-        "from 1 to 100, not 101",
+        &["from 1 to 100, not 101"],
     );
-    bad(&["conflict", "d8"], "needs `--foe`");
-    bad(
+    refused(&["conflict", "d8"], &["needs `--foe`"]);
+    refused(
         &["conflict", "d8", "--foe", "d7"],
-        "`--foe`: d7 is not a Cortex die",
+        &["`--foe`: d7 is not a Cortex die"],
     );
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("c.toml");
-    std::fs::write(
-        &path,
+    let path = scenario(
+        dir.path(),
         "[[case]]\nsystem = \"cortex-conflict\"\nhero = \"d8\"\nfoe = \"d8\"\nvs = \"2d6\"\n",
-    )
-    .unwrap();
-    oddsmith()
-        .arg("run")
-        .arg(&path)
-        .arg("--no-report")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(":5:1: unknown key `vs`"))
-        .stderr(predicate::str::contains("(it belongs to cortex)"));
+    );
+    refused(
+        &["run", &path, "--no-report"],
+        &[":5:1: unknown key `vs`", "(it belongs to cortex)"],
+    );
 }

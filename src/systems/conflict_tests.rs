@@ -1,7 +1,8 @@
 //! Unit tests of Cortex conflicts: the stress rule and takeouts against the
 //! rules text's own examples, one exchange against the plain opposed roll,
-//! the exact chain against a brute-force walk over every fight history,
-//! and the exact chain against Monte Carlo.
+//! and the exact chain against a brute-force walk over every fight history.
+//! Exact against Monte Carlo is in `tests/conflict.rs` and
+//! `tests/properties.rs`.
 
 use super::*;
 use crate::options::{KeyStyle, RawItem, RawValue};
@@ -249,36 +250,6 @@ fn the_chain_matches_a_brute_force_walk_over_every_history() {
         // Every fight ends once: the endings hold all the mass.
         assert!((fast.exchanges.mass() - 1.0).abs() < 1e-12);
     }
-}
-
-#[test]
-fn exact_and_monte_carlo_agree() {
-    let trials = 200_000;
-    let mut specialist = case("d10 2d8 d6", "d10 d8 d6", None, 6);
-    specialist.foe_stress_limit = Die::D8;
-    specialist.rules.ties = Ties::Action;
-    let mut mob = case("d10 d8 d6", "d6", Some("3d8"), 8);
-    mob.rules.effect_step_down = true;
-    for c in [specialist, mob] {
-        let exact = c.metrics(&exact(&c));
-        let mc = c.metrics(&c.monte_carlo_hists(&McSettings::new(trials, 11)).unwrap());
-        for (e, m) in exact.iter().zip(&mc) {
-            assert_eq!(e.name, m.name);
-            let z = crate::stats::z_vs_exact(m, e, trials).unwrap();
-            assert!(z.abs() < 5.0, "{}: z = {z}", e.name);
-        }
-    }
-}
-
-#[test]
-fn monte_carlo_does_not_depend_on_the_thread_count() {
-    let c = case("d10 d8 d6", "", Some("3d6"), 5);
-    let run = |threads| {
-        let mut settings = McSettings::new(150_000, 3);
-        settings.threads = threads;
-        c.monte_carlo_hists(&settings).unwrap()
-    };
-    assert_eq!(run(1), run(3));
 }
 
 fn build(entries: Vec<(&str, RawValue)>) -> Result<ConflictCase, OptionError> {

@@ -8,28 +8,29 @@
 //! the exchanges run out.
 //!
 //! Every roll is an opposed Cortex roll scored by the Cortex code
-//! ([`cortex::pool_outcomes`] exactly, [`cortex::roll_pool`] when sampling)
-//! and judged by its [`Rules`] (`succeeds`, `final_effect_step`); this file
+//! (`cortex::pool_outcomes` exactly, `cortex::roll_pool` when sampling)
+//! and judged by its [`Rules`] (`succeeds`, `final_effect_step`); this module
 //! holds only what a conflict adds: the stress rule, takeouts, mobs losing
 //! team dice, and the exchange order. The exact method is a Markov chain
 //! over (hero stress, foe stress, team dice left), whose transitions are the
 //! opposed rolls' final-effect distributions, memoised per (action pool,
 //! reaction pool): a fight meets only a few dozen distinct pools. The Monte
-//! Carlo method plays fights die by die. Both fill one [`ConflictHists`]
-//! through one [`ConflictHists::record_end`], read by one `metrics()` and
-//! one `rows()`.
+//! Carlo method plays fights die by die (`exact.rs` and `sample.rs`). Both
+//! fill one [`ConflictHists`] through one `ConflictHists::record_end`,
+//! read by one `metrics()` and one `rows()`.
 
-use rustc_hash::FxHashMap;
+mod exact;
+mod sample;
+
 use serde_json::{json, Map, Value};
 
 use crate::dice::{effect_step_label, Die, Pool};
 use crate::distribution::{DistRow, Evaluation, Hist, Metric};
 use crate::engine::exact::{Budget, ExactError};
-use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
-use crate::engine::rng::{DiceRng, DieRoller};
+use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{OptionError, Options};
 
-use super::cortex::{self, dice_table, roll_pool, PoolRoll, Rules};
+use super::cortex::{PoolRoll, Rules};
 use super::{System, SystemCase};
 
 /// The keys a conflict accepts; the roll rules among them are also read from
@@ -429,207 +430,7 @@ impl ConflictHists<u64> {
     }
 }
 
-/// An opposed roll's outcome: the chance it fails, and the chance of each
-/// final effect step on success.
-#[derive(Debug, Clone, PartialEq)]
-struct OpposedEffects {
-    wins: Vec<(u32, f64)>,
-}
-
-/// The exact opposed rolls a conflict meets, memoised: every pool's
-/// (total, effect) distribution once per `keep`, every (action, reaction)
-/// pair's final-effect distribution once.
-struct OpposedRolls<'a> {
-    case: &'a ConflictCase,
-    pools: FxHashMap<(Pool, usize), Vec<(PoolRoll, f64)>>,
-    pairs: FxHashMap<(Pool, Pool), OpposedEffects>,
-}
-
-impl<'a> OpposedRolls<'a> {
-    fn new(case: &'a ConflictCase) -> Self {
-        OpposedRolls {
-            case,
-            pools: FxHashMap::default(),
-            pairs: FxHashMap::default(),
-        }
-    }
-
-    /// The pool's (total, effect) distribution from the Cortex engine.
-    fn outcomes(
-        &mut self,
-        pool: &Pool,
-        keep: usize,
-        budget: &mut Budget,
-    ) -> Result<&[(PoolRoll, f64)], ExactError> {
-        let key = (pool.clone(), keep);
-        if !self.pools.contains_key(&key) {
-            let outcomes = cortex::pool_outcomes(pool, keep, 0, budget)?
-                .outcomes
-                .into_iter()
-                .map(|((total, effect_step, hitches), p)| {
-                    let roll = PoolRoll {
-                        total,
-                        effect_step,
-                        hitches,
-                    };
-                    (roll, p)
-                })
-                .collect();
-            self.pools.insert(key.clone(), outcomes);
-        }
-        Ok(&self.pools[&key])
-    }
-
-    /// The final-effect distribution of `action` against `reaction`.
-    fn effects(
-        &mut self,
-        action: Pool,
-        reaction: Pool,
-        budget: &mut Budget,
-    ) -> Result<&OpposedEffects, ExactError> {
-        let key = (action, reaction);
-        if !self.pairs.contains_key(&key) {
-            let case = self.case;
-            let rules = case.rules;
-            let acting = self.outcomes(&key.0, rules.keep, budget)?.to_vec();
-            let reacting = self.outcomes(&key.1, rules.reaction_keep, budget)?;
-            budget.spend((acting.len() * reacting.len()) as u64, &|| {
-                format!("{} against {}", key.0, key.1)
-            })?;
-            let mut wins: FxHashMap<u32, f64> = FxHashMap::default();
-            for &(a, p) in &acting {
-                for &(r, q) in reacting {
-                    if let Some(step) = case.opposed_effect(a, r) {
-                        *wins.entry(step).or_insert(0.0) += p * q;
-                    }
-                }
-            }
-            let mut wins: Vec<_> = wins.into_iter().collect();
-            wins.sort_by_key(|w| w.0);
-            self.pairs.insert(key.clone(), OpposedEffects { wins });
-        }
-        Ok(&self.pairs[&key])
-    }
-}
-
-/// The chain's live states: (hero stress code, foe stress code, team dice)
-/// to probability, dense.
-struct Chain {
-    team_slots: usize,
-    p: Vec<f64>,
-}
-
-impl Chain {
-    fn new(team_slots: usize) -> Chain {
-        Chain {
-            team_slots,
-            p: vec![0.0; STRESS_CODES * STRESS_CODES * team_slots],
-        }
-    }
-
-    fn add(&mut self, hero: Option<u32>, foe: FoeState, p: f64) {
-        let i = self.index(hero, foe);
-        self.p[i] += p;
-    }
-
-    fn index(&self, hero: Option<u32>, foe: FoeState) -> usize {
-        (stress_code(hero) * STRESS_CODES + stress_code(foe.stress)) * self.team_slots
-            + foe.team as usize
-    }
-
-    /// Every state with its probability.
-    fn states(&self) -> Vec<(Option<u32>, FoeState, f64)> {
-        self.p
-            .iter()
-            .enumerate()
-            .filter(|(_, &p)| p > 0.0)
-            .map(|(i, &p)| {
-                let team = (i % self.team_slots) as u32;
-                let codes = i / self.team_slots;
-                let foe = FoeState {
-                    stress: stress_of(codes % STRESS_CODES),
-                    team,
-                };
-                (stress_of(codes / STRESS_CODES), foe, p)
-            })
-            .collect()
-    }
-}
-
 impl ConflictCase {
-    /// The exact tallies: the Markov chain over (hero stress, foe stress,
-    /// team dice left), one action at a time.
-    pub fn exact_hists(&self, budget: &mut Budget) -> Result<ConflictHists<f64>, ExactError> {
-        let what = || format!("a conflict of {} exchanges", self.exchanges);
-        let mob = self.mob.is_some();
-        let mut rolls = OpposedRolls::new(self);
-        let mut hists = ConflictHists::new(self.exchanges);
-        let team_slots = self.start().team as usize + 1;
-        let mut chain = Chain::new(team_slots);
-        chain.add(None, self.start(), 1.0);
-        for exchange in 1..=self.exchanges {
-            // The hero acts, then the foe if it acts at all (SPEC 9).
-            for &actor in self.actors() {
-                let mut next = Chain::new(team_slots);
-                let states = chain.states();
-                budget.spend(states.len() as u64 * 16, &what)?;
-                for (hero, foe, p) in states {
-                    let (action, reaction) = self.pools(actor, hero, foe);
-                    let effects = rolls.effects(action, reaction, budget)?;
-                    let mut missed = p;
-                    for &(step, q) in &effects.wins {
-                        missed -= p * q;
-                        match self.inflict(actor, hero, foe, step) {
-                            Some((hero, foe)) => next.add(hero, foe, p * q),
-                            None => {
-                                hists.record_end(taken_out(actor, exchange, hero, foe), p * q, mob)
-                            }
-                        }
-                    }
-                    next.add(hero, foe, missed.max(0.0));
-                }
-                chain = next;
-            }
-        }
-        for (hero, foe, p) in chain.states() {
-            let end = Ending {
-                exchange: self.exchanges,
-                hero_out: false,
-                foe_out: false,
-                hero_stress: hero,
-                foe,
-            };
-            hists.record_end(end, p, mob);
-        }
-        Ok(hists)
-    }
-
-    /// Monte Carlo outcome histograms (probabilities).
-    pub fn monte_carlo_hists(
-        &self,
-        settings: &McSettings<'_>,
-    ) -> Result<ConflictHists<f64>, Interrupted> {
-        let team_slots = self.start().team as usize + 1;
-        let hero_actions = (0..STRESS_CODES)
-            .map(|code| dice_table(&with_stress(&self.hero, stress_of(code))))
-            .collect();
-        let foe_actions = (0..team_slots)
-            .map(|team| {
-                let pool = self.foe_pool(team as u32);
-                (0..STRESS_CODES)
-                    .map(|code| dice_table(&with_stress(&pool, stress_of(code))))
-                    .collect()
-            })
-            .collect();
-        let sampler = ConflictSampler {
-            case: self,
-            hero_actions,
-            foe_actions,
-        };
-        let tally = monte_carlo::run(&sampler, settings)?;
-        Ok(tally.to_probabilities(settings.trials))
-    }
-
     /// Every SPEC 9 metric from the outcome histograms; one function for
     /// every method.
     pub fn metrics(&self, h: &ConflictHists<f64>) -> Vec<Metric> {
@@ -708,78 +509,6 @@ impl ConflictCase {
     }
 }
 
-/// A pool's dice as (step, sides) pairs, largest first ([`dice_table`]).
-type DiceTable = [(u8, u8)];
-
-/// The Monte Carlo trial: one whole fight. The pools are prepared per
-/// stress die and team dice left, so a trial only rolls.
-struct ConflictSampler<'a> {
-    case: &'a ConflictCase,
-    /// The hero's pool with each foe stress code's die.
-    hero_actions: Vec<Vec<(u8, u8)>>,
-    /// Per team dice left, the foe's pool with each hero stress code's die.
-    foe_actions: Vec<Vec<Vec<(u8, u8)>>>,
-}
-
-impl ConflictSampler<'_> {
-    /// The prepared dice of [`ConflictCase::pools`].
-    fn pools(&self, actor: Actor, hero: Option<u32>, foe: FoeState) -> (&DiceTable, &DiceTable) {
-        let foe_pools = &self.foe_actions[foe.team as usize];
-        match actor {
-            Actor::Hero => (&self.hero_actions[stress_code(foe.stress)], &foe_pools[0]),
-            Actor::Foe => (&foe_pools[stress_code(hero)], &self.hero_actions[0]),
-        }
-    }
-
-    /// One opposed roll: the final effect step on success.
-    fn roll(&self, action: &[(u8, u8)], reaction: &[(u8, u8)], rng: &mut DiceRng) -> Option<u32> {
-        let rules = &self.case.rules;
-        let mut roller = DieRoller::new(rng);
-        let action = roll_pool(action, rules.keep, &mut roller);
-        let reaction = roll_pool(reaction, rules.reaction_keep, &mut roller);
-        self.case.opposed_effect(action, reaction)
-    }
-}
-
-impl Sampler for ConflictSampler<'_> {
-    type Tally = ConflictHists<u64>;
-
-    fn new_tally(&self) -> Self::Tally {
-        ConflictHists::new(self.case.exchanges)
-    }
-
-    fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally) {
-        let case = self.case;
-        let mob = case.mob.is_some();
-        let mut hero: Option<u32> = None;
-        let mut foe = case.start();
-        for exchange in 1..=case.exchanges {
-            for &actor in case.actors() {
-                let (action, reaction) = self.pools(actor, hero, foe);
-                let Some(step) = self.roll(action, reaction, rng) else {
-                    continue;
-                };
-                match case.inflict(actor, hero, foe, step) {
-                    Some(after) => (hero, foe) = after,
-                    None => return tally.record_end(taken_out(actor, exchange, hero, foe), 1, mob),
-                }
-            }
-        }
-        let end = Ending {
-            exchange: case.exchanges,
-            hero_out: false,
-            foe_out: false,
-            hero_stress: hero,
-            foe,
-        };
-        tally.record_end(end, 1, mob);
-    }
-
-    fn merge(&self, into: &mut Self::Tally, other: Self::Tally) {
-        into.merge(&other);
-    }
-}
-
 impl SystemCase for ConflictCase {
     fn system(&self) -> System {
         System::CortexConflict
@@ -836,5 +565,4 @@ impl SystemCase for ConflictCase {
 }
 
 #[cfg(test)]
-#[path = "conflict_tests.rs"]
 mod tests;

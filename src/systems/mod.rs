@@ -10,7 +10,7 @@
 pub mod advantage;
 pub mod conflict;
 pub mod cortex;
-pub mod scene;
+pub use cortex::scene;
 pub mod storytelling;
 
 use serde_json::{Map, Value};

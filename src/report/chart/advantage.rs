@@ -3,7 +3,7 @@
 //! whatever else varies), and `miss_to_strong_per_encounter` against the
 //! die size. Metric names are SPEC 4's.
 //!
-//! The no-die baseline is plain 2d6 + `stat` (the roll the seed's counter
+//! The no-die baseline is plain 2d6 + `stat` (the roll the rules text's counter
 //! improves on), computed exactly here from the case's `stat`, `miss_max`
 //! and `strong_min` so every panel has it, whether or not the scenario ran
 //! a `policy = "never"` case.

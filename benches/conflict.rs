@@ -7,7 +7,7 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion};
 use oddsmith::dice::{Die, Pool};
 use oddsmith::engine::exact::Budget;
-use oddsmith::systems::conflict::{ConflictCase, Mob};
+use oddsmith::systems::cortex::conflict::{ConflictCase, Mob};
 use oddsmith::systems::cortex::Rules;
 
 fn pool(text: &str) -> Pool {

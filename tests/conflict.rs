@@ -8,7 +8,7 @@ mod common;
 
 use common::{assert_json_z_small, assert_monte_carlo_agrees, json_of, refused, scenario};
 use oddsmith::dice::{Die, Pool};
-use oddsmith::systems::conflict::{ConflictCase, Mob};
+use oddsmith::systems::cortex::conflict::{ConflictCase, Mob};
 use oddsmith::systems::cortex::{Rules, Ties};
 
 /// `oddsmith ARGS --format json`, expected to succeed, parsed.

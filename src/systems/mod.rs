@@ -8,7 +8,6 @@
 //! against each other.
 
 pub mod advantage;
-pub mod conflict;
 pub mod cortex;
 pub use cortex::scene;
 pub mod storytelling;
@@ -108,7 +107,7 @@ impl System {
         match self {
             System::Cortex => cortex::KEYS,
             System::CortexScene => scene::KEYS,
-            System::CortexConflict => conflict::KEYS,
+            System::CortexConflict => cortex::conflict::KEYS,
             System::Storytelling => storytelling::KEYS,
             System::Advantage => advantage::KEYS,
         }
@@ -143,7 +142,9 @@ impl System {
         Ok(match self {
             System::Cortex => Box::new(cortex::CortexCase::from_options(options)?),
             System::CortexScene => Box::new(scene::SceneCase::from_options(options)?),
-            System::CortexConflict => Box::new(conflict::ConflictCase::from_options(options)?),
+            System::CortexConflict => {
+                Box::new(cortex::conflict::ConflictCase::from_options(options)?)
+            }
             System::Storytelling => {
                 Box::new(storytelling::StorytellingCase::from_options(options)?)
             }

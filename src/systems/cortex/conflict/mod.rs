@@ -30,8 +30,8 @@ use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{OptionError, Options};
 
-use super::cortex::{PoolRoll, Rules};
-use super::{System, SystemCase};
+use super::{PoolRoll, Rules};
+use crate::systems::{System, SystemCase};
 
 /// The keys a conflict accepts; the roll rules among them are also read from
 /// `[cortex]` (SPEC 9).

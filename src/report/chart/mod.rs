@@ -17,6 +17,7 @@ pub mod model;
 pub mod render;
 
 mod advantage;
+mod conflict;
 mod cortex;
 mod scene;
 mod storytelling;
@@ -43,6 +44,7 @@ pub fn charts(report: &Report) -> Vec<Chart> {
         out.extend(match system {
             System::Cortex => cortex::charts(&results),
             System::CortexScene => scene::charts(&results),
+            System::CortexConflict => conflict::charts(&results),
             System::Storytelling => storytelling::charts(&results),
             System::Advantage => advantage::charts(&results),
         });

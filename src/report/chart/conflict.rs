@@ -13,6 +13,19 @@ use super::{distribution, fixed_rules_note, label_of, method_note, share, stem, 
 use crate::report::CaseResult;
 use crate::systems::System;
 
+/// These charts draw the take-out and final-stress distributions; the
+/// metrics read off them stand for them in the results tables (see
+/// `super::drawn_rank`), the foe's take-out first.
+pub const METRICS_DRAWN: &[&str] = &[
+    "p_foe_out",
+    "p_hero_out",
+    "p_neither",
+    "mean_exchanges",
+    "mean_exchanges_to_foe_out",
+    "p_hero_stressed",
+    "mean_team_dice_left",
+];
+
 pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
     let groups = groups(results);
     let mut out = Vec::new();

@@ -81,6 +81,7 @@ pub fn drawn_rank(system: System, metric: &str) -> Option<usize> {
         System::CortexScene => scene::METRICS_DRAWN,
         System::Storytelling => storytelling::METRICS_DRAWN,
         System::Advantage => advantage::METRICS_DRAWN,
+        System::CortexConflict => conflict::METRICS_DRAWN,
     };
     drawn.iter().position(|d| {
         if d.ends_with('_') {

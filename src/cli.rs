@@ -36,6 +36,11 @@ pub enum Command {
         after_help = "Give a flag (or the positional argument) a comma list, or repeat a flag, to compare one case per value side by side; lists in two flags give every combination.\n\nExamples:\n  oddsmith scene \"d10 2d8 d6\" --doom 2d6 --actions 4\n  oddsmith scene \"d8 2d6\" --actions 3,6 --end-at-2d12"
     )]
     Scene(SceneArgs),
+    /// A conflict: hero and foe (or mob) trade stress, exchange by exchange, until one is out.
+    #[command(
+        after_help = "Give a flag (or the positional argument) a comma list, or repeat a flag, to compare one case per value side by side; lists in two flags give every combination.\n\nExamples:\n  oddsmith conflict \"d10 2d8 d6\" --foe \"d10 d8\" --exchanges 5\n  oddsmith conflict \"d10 2d8 d6\" --mob 3d8,4d8"
+    )]
+    Conflict(ConflictArgs),
     /// Which rung of a doom-pool ladder gives each hero pool the target chance.
     #[command(
         after_help = "Examples:\n  oddsmith balance \"d8 2d6\" \"d10 2d8 d6\" --target 0.6\n  oddsmith balance \"d10 2d8 d6\" --target-heroic 0.3 --ladder \"2d6,3d8,4d10\""
@@ -82,6 +87,8 @@ pub enum FormatArg {
     Csv,
     /// One JSON object.
     Json,
+    /// GitHub-flavoured Markdown tables, ready to post.
+    Markdown,
 }
 
 /// Flags every evaluating command takes.
@@ -107,7 +114,7 @@ pub struct CommonArgs {
     pub quiet: bool,
 }
 
-/// The Cortex roll rules shared by `cortex`, `scene` and `balance`.
+/// The Cortex roll rules shared by `cortex`, `scene`, `conflict` and `balance`.
 #[derive(Debug, Clone, Args, Default)]
 pub struct RollRuleArgs {
     /// Who wins equal totals: reaction (default, the rules text's rule) or action.
@@ -218,6 +225,49 @@ pub struct SceneArgs {
     pub end_at_2d12: Vec<bool>,
     #[command(flatten)]
     pub rules: RollRuleArgs,
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ConflictArgs {
+    /// The hero's pool, e.g. "d10 2d8 d6".
+    pub hero: String,
+    /// The foe's own dice, e.g. "d10 d8" (may be left out with --mob).
+    #[arg(long, value_delimiter = ',')]
+    pub foe: Vec<String>,
+    /// The foe is a mob with these team dice, all of one size, e.g. "3d8".
+    #[arg(long, value_delimiter = ',')]
+    pub mob: Vec<String>,
+    /// Exchanges at most (1..100) [default: 5].
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub exchanges: Vec<i64>,
+    /// The foe acts after the hero in each exchange; =false for a foe who only resists [default: true].
+    #[arg(
+        long,
+        value_delimiter = ',',
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true"
+    )]
+    pub foe_acts: Vec<bool>,
+    /// The hero is out past this stress: d6, d8, d10 or d12 [default: d12].
+    #[arg(long, value_delimiter = ',')]
+    pub hero_stress_limit: Vec<String>,
+    /// The foe is out past this stress: d6 novice, d8 expert, d10 master, d12 [default: d12]; not with --mob.
+    #[arg(long, value_delimiter = ',')]
+    pub foe_stress_limit: Vec<String>,
+    #[command(flatten)]
+    pub rules: RollRuleArgs,
+    /// Step the effect die down when the reaction's effect die is larger.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true"
+    )]
+    pub effect_step_down: Vec<bool>,
     #[command(flatten)]
     pub common: CommonArgs,
 }

@@ -191,45 +191,57 @@ impl Metric {
     }
 }
 
-/// One row of the distribution table: `variable`, `outcome`, `probability`,
-/// and for outcomes that are ordered numbers `at_least`, P(variable >=
-/// outcome) (SPEC 8).
+/// One row of the distribution table: `variable`, `outcome`, `probability`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DistRow {
     pub variable: String,
     pub outcome: String,
     pub probability: f64,
-    /// `None` for outcomes without an order (`fail`, `never`, die names, tiers).
-    pub at_least: Option<f64>,
 }
 
 impl DistRow {
-    /// A row of an unordered outcome, such as a die name or a tier.
     pub fn new(variable: &str, outcome: impl ToString, probability: f64) -> DistRow {
         DistRow {
             variable: variable.to_string(),
             outcome: outcome.to_string(),
             probability,
-            at_least: None,
         }
     }
 }
 
 /// Rows for every outcome in a histogram's support, labelled by `label`.
-/// A histogram's outcomes are ordered numbers, so each row carries its
-/// `at_least`: the tail sum from that outcome up, summed from the top so a
-/// small tail keeps its precision.
 pub fn hist_rows(variable: &str, hist: &Hist<f64>, label: impl Fn(i64) -> String) -> Vec<DistRow> {
-    let mut rows: Vec<DistRow> = hist
-        .support()
+    hist.support()
         .map(|(outcome, p)| DistRow::new(variable, label(outcome), p))
+        .collect()
+}
+
+/// Per row, P(variable >= outcome) (SPEC 8, `at_least`) where the outcome
+/// is a whole number (totals, margins, hitches, successes, exchanges, plot
+/// points), `None` for outcomes without an order (`fail`, `never`,
+/// `ended`, die names, tiers). The sum runs over the variable's numeric
+/// rows only, so a conflict's P(foe out at exchange >= 3) leaves `never`
+/// out; it is a tail sum, taken from the top so a small tail keeps its
+/// precision. Every system gets the column from its rows' labels, with
+/// nothing to declare.
+pub fn at_least(rows: &[DistRow]) -> Vec<Option<f64>> {
+    let mut result = vec![None; rows.len()];
+    // The numeric rows, highest outcome first within each variable.
+    let mut numeric: Vec<(&str, i64, usize)> = rows
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| Some((r.variable.as_str(), r.outcome.parse::<i64>().ok()?, i)))
         .collect();
+    numeric.sort_by(|a, b| a.0.cmp(b.0).then(b.1.cmp(&a.1)));
     let mut tail = 0.0;
-    for row in rows.iter_mut().rev() {
-        tail += row.probability;
-        row.at_least = Some(tail);
+    for (k, &(variable, _, i)) in numeric.iter().enumerate() {
+        if k == 0 || numeric[k - 1].0 != variable {
+            tail = 0.0;
+        }
+        tail += rows[i].probability;
+        result[i] = Some(tail);
     }
-    rows
+    result
 }
 
 /// What one engine found for one case: the metrics, the distribution table,
@@ -267,14 +279,16 @@ mod tests {
         for (outcome, p) in [(0, 0.5), (1, 0.0), (2, 0.25), (3, 0.25)] {
             h.add(outcome, p);
         }
-        let rows = hist_rows("total", &h, |o| o.to_string());
-        let at_least: Vec<f64> = rows.iter().map(|r| r.at_least.unwrap()).collect();
+        let mut rows = hist_rows("total", &h, |o| o.to_string());
+        rows.push(DistRow::new("win_effect", "d8", 0.5));
+        rows.push(DistRow::new("win_effect", "fail", 0.5));
+        let at_least = at_least(&rows);
         // P(X >= k) = 1 - P(X < k), for every k in the support.
-        for (k, row) in rows.iter().enumerate() {
+        for k in 0..4 {
             let below: f64 = rows[..k].iter().map(|r| r.probability).sum();
-            assert!((at_least[k] - (1.0 - below)).abs() < 1e-12, "{row:?}");
+            assert!((at_least[k].unwrap() - (1.0 - below)).abs() < 1e-12, "{k}");
         }
-        assert_eq!(DistRow::new("win_effect", "fail", 0.5).at_least, None);
+        assert_eq!(at_least[4..], [None, None]);
     }
 
     #[test]

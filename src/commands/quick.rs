@@ -1,4 +1,5 @@
-//! The quick commands (`cortex`, `scene`, `advantage`, `storytelling`):
+//! The quick commands (`cortex`, `scene`, `conflict`, `advantage`,
+//! `storytelling`):
 //! cases from flags, each flag turned into the scenario key of the same
 //! name so the system validates it exactly as it would in a file,
 //! evaluated and printed; no report folder. A flag (or the positional pool
@@ -10,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::evaluate::{evaluate_case, Settings};
 use super::output::{entries, print_report, roll_rule_flags, values, Flag};
-use crate::cli::{AdvantageArgs, CortexArgs, SceneArgs, StorytellingArgs};
+use crate::cli::{AdvantageArgs, ConflictArgs, CortexArgs, SceneArgs, StorytellingArgs};
 use crate::errors::input_error;
 use crate::options::{key_value_pairs, KeyStyle, RawValue};
 use crate::report::{Report, ReportKind, TableLayout};
@@ -59,6 +60,36 @@ pub fn scene(args: &SceneArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     flags.extend(roll_rule_flags(&args.rules));
     quick(
         quick_cases(System::CortexScene, "pool", flags)?,
+        settings,
+        cancel,
+    )
+}
+
+/// `oddsmith conflict HERO ...`
+pub fn conflict(args: &ConflictArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
+    let settings = Settings::resolve(&args.common, None, None)?;
+    let mut flags = vec![
+        ("hero", values(&comma_list(&args.hero), RawValue::Str)),
+        ("foe", values(&args.foe, RawValue::Str)),
+        ("mob", values(&args.mob, RawValue::Str)),
+        ("exchanges", values(&args.exchanges, RawValue::Int)),
+        ("foe_acts", values(&args.foe_acts, RawValue::Bool)),
+        (
+            "hero_stress_limit",
+            values(&args.hero_stress_limit, RawValue::Str),
+        ),
+        (
+            "foe_stress_limit",
+            values(&args.foe_stress_limit, RawValue::Str),
+        ),
+        (
+            "effect_step_down",
+            values(&args.effect_step_down, RawValue::Bool),
+        ),
+    ];
+    flags.extend(roll_rule_flags(&args.rules));
+    quick(
+        quick_cases(System::CortexConflict, "hero", flags)?,
         settings,
         cancel,
     )

@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use super::{number, Report};
+use crate::distribution::at_least;
 
 fn finish(writer: csv::Writer<Vec<u8>>) -> anyhow::Result<Vec<u8>> {
     writer
@@ -132,14 +133,15 @@ pub fn distributions(report: &Report) -> anyhow::Result<Vec<u8>> {
         "at_least",
     ])?;
     for result in &report.results {
-        for row in &result.evaluation.rows {
+        let at_least = at_least(&result.evaluation.rows);
+        for (row, at_least) in result.evaluation.rows.iter().zip(at_least) {
             writer.write_record([
                 result.case.as_str(),
                 result.method.name(),
                 row.variable.as_str(),
                 row.outcome.as_str(),
                 &number(row.probability),
-                &row.at_least.map(number).unwrap_or_default(),
+                &at_least.map(number).unwrap_or_default(),
             ])?;
         }
     }
@@ -196,7 +198,7 @@ mod tests {
             first.variable,
             first.outcome,
             number(first.probability),
-            number(first.at_least.unwrap())
+            number(at_least(&exact.evaluation.rows)[0].unwrap())
         )));
         assert!(dist.contains("d8 d6 vs 2d6,exact,win_effect,fail,"));
         assert!(dist

@@ -126,16 +126,58 @@ impl Reader<'_> {
     }
 }
 
+/// The largest scenario file read: the biggest sensible scenario (100,000
+/// written-out cases) is a few megabytes, and a cap means a path such as
+/// `/dev/zero` is refused instead of filling memory.
+pub const MAX_SCENARIO_BYTES: u64 = 16 * 1024 * 1024;
+
 /// Loads and validates a scenario file.
 pub fn load(path: &Path) -> Result<Scenario, InputError> {
     let file = path.display().to_string();
-    let bytes =
-        std::fs::read(path).map_err(|e| InputError(format!("cannot read scenario {file}: {e}")))?;
+    let bytes = read_scenario_file(path, &file)?;
     let default_name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "scenario".into());
     parse_bytes(&bytes, &file, &default_name)
+}
+
+/// A scenario file's bytes. Only a regular file is read (a FIFO would block
+/// forever, a device such as `/dev/zero` never ends), and at most
+/// [`MAX_SCENARIO_BYTES`] of it.
+fn read_scenario_file(path: &Path, file: &str) -> Result<Vec<u8>, InputError> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| InputError(format!("cannot read scenario {file}: {e}"));
+    // Looked at before opening: opening a FIFO for reading already blocks.
+    let metadata = std::fs::metadata(path).map_err(cannot)?;
+    if !metadata.is_file() {
+        let kind = if metadata.is_dir() {
+            "a folder"
+        } else {
+            "not a regular file (a device, pipe or socket)"
+        };
+        return Err(InputError(format!(
+            "cannot read scenario {file}: it is {kind}; a scenario is a TOML file"
+        )));
+    }
+    let too_big = || {
+        InputError(format!(
+            "scenario {file} is larger than {} MB; split it into several scenarios",
+            MAX_SCENARIO_BYTES / (1024 * 1024)
+        ))
+    };
+    if metadata.len() > MAX_SCENARIO_BYTES {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_SCENARIO_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(cannot)?;
+    // The file may have grown since it was looked at.
+    if bytes.len() as u64 > MAX_SCENARIO_BYTES {
+        return Err(too_big());
+    }
+    Ok(bytes)
 }
 
 /// Parses a scenario file's bytes: UTF-8 (a leading byte-order mark, as some

@@ -94,11 +94,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
     // Dropping the temporary file on any error below removes it.
-    let mut temp = builder
-        .tempfile_in(dir)
-        .with_context(context)?;
+    let mut temp = builder.tempfile_in(dir).with_context(context)?;
     temp.write_all(bytes).with_context(context)?;
-    temp.persist(path).map_err(|e| e.error).with_context(context)?;
+    temp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(context)?;
     Ok(())
 }
 

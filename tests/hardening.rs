@@ -1,0 +1,80 @@
+//! Hardening (issue 15): inputs found by adversarial testing that crashed
+//! the tool, wrote outside the report folder, grew memory without bound or
+//! hung. Each test here failed before its fix. Hangs are guarded by a
+//! generous timeout, never by a wall-clock assertion.
+
+use std::path::Path;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+/// Far longer than any of these runs takes; only a hang reaches it.
+const HANG_GUARD: Duration = Duration::from_secs(60);
+
+fn oddsmith() -> Command {
+    let mut cmd = Command::cargo_bin("oddsmith").unwrap();
+    cmd.timeout(HANG_GUARD);
+    cmd
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+}
+
+// ---------------------------------------------------------------------------
+// Item 4: special files as scenarios
+
+#[cfg(unix)]
+#[test]
+fn a_device_is_refused_as_a_scenario() {
+    oddsmith()
+        .args(["run", "/dev/zero", "--no-report"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("/dev/zero")
+                .and(predicate::str::contains("not a regular file")),
+        );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_refused_without_blocking() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.toml");
+    let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    oddsmith()
+        .args(["run", fifo.to_str().unwrap(), "--no-report"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a regular file"));
+}
+
+#[test]
+fn a_folder_is_refused_as_a_scenario() {
+    let dir = tempfile::tempdir().unwrap();
+    oddsmith()
+        .args(["run", dir.path().to_str().unwrap(), "--no-report"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("a folder"));
+}
+
+#[test]
+fn a_scenario_past_16_mb_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.toml");
+    let mut text = String::from("[[case]]\nsystem = \"cortex\"\npool = \"d8\"\n");
+    let comment = format!("# {}\n", "x".repeat(1021));
+    while text.len() <= 16 * 1024 * 1024 {
+        text.push_str(&comment);
+    }
+    write(&path, &text);
+    oddsmith()
+        .args(["run", path.to_str().unwrap(), "--no-report"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("larger than 16 MB"));
+}

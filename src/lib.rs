@@ -20,6 +20,7 @@ pub mod engine;
 pub mod errors;
 pub mod fuzzing;
 pub mod interrupt;
+pub mod line_index;
 pub mod options;
 pub mod progress;
 pub mod report;

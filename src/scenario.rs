@@ -11,6 +11,7 @@ use toml::Spanned;
 
 use crate::balance::{self, BalanceSpec};
 use crate::errors::InputError;
+use crate::line_index::LineIndex;
 use crate::options::{Entries, KeyStyle, Options, Pos, RawItem, RawValue};
 use crate::systems::{self, Case};
 
@@ -30,23 +31,20 @@ pub struct Scenario {
     pub balances: Vec<BalanceSpec>,
 }
 
-/// Byte offset to 1-based line and column (in characters).
+/// Byte offset to 1-based line and column (in characters), for a one-off
+/// lookup; the reader keeps a [`LineIndex`] for its many.
 fn position(text: &str, offset: usize) -> Pos {
-    let offset = offset.min(text.len());
-    let before = &text[..text.floor_char_boundary(offset)];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    Pos { line, col }
+    LineIndex::new(text).position(offset)
 }
 
 struct Reader<'t> {
-    text: &'t str,
+    lines: LineIndex<'t>,
     file: String,
 }
 
 impl Reader<'_> {
     fn at(&self, span: std::ops::Range<usize>) -> Pos {
-        position(self.text, span.start)
+        self.lines.position(span.start)
     }
 
     fn error(&self, at: Option<Pos>, message: impl std::fmt::Display) -> InputError {
@@ -270,7 +268,7 @@ fn locate_spanless(text: &str) -> Pos {
 /// Parses scenario text; `file` names it in errors.
 pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, InputError> {
     let reader = Reader {
-        text,
+        lines: LineIndex::new(text),
         file: file.to_string(),
     };
     let document = DeTable::parse(text).map_err(|e| {
@@ -280,6 +278,15 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
         });
         reader.error(at, format!("TOML syntax error: {}", e.message().trim()))
     })?;
+    // The case cap is checked on the parsed tables, before any is converted
+    // or resolved, so a file far past it is refused at once.
+    for (key, value) in document.get_ref() {
+        if let ("case", DeValue::Array(items)) = (key.get_ref().as_ref(), value.get_ref()) {
+            if let Some(first_past) = items.get(MAX_CASES) {
+                return Err(reader.error(Some(reader.at(first_past.span())), too_many_cases()));
+            }
+        }
+    }
     let top = reader.entries(document.get_ref(), 1)?;
 
     let mut scenario = Scenario {
@@ -344,10 +351,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
             ));
         }
         if names.len() >= MAX_CASES {
-            return Err(reader.error(
-                at,
-                format!("more than {MAX_CASES} cases; split the scenario"),
-            ));
+            return Err(reader.error(at, too_many_cases()));
         }
         names.insert(case.name.clone(), at);
         scenario.cases.push(case);
@@ -460,6 +464,10 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
         ));
     }
     Ok(scenario)
+}
+
+fn too_many_cases() -> String {
+    format!("more than {MAX_CASES} cases; split the scenario")
 }
 
 /// The keys that name an unnamed case, like a quick command's case.

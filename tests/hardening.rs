@@ -78,3 +78,66 @@ fn a_scenario_past_16_mb_is_refused() {
         .code(2)
         .stderr(predicate::str::contains("larger than 16 MB"));
 }
+
+// ---------------------------------------------------------------------------
+// Item 6: loading is linear, and the case cap is checked as cases are read
+
+fn numbered_cases(count: usize) -> String {
+    (0..count)
+        .map(|i| format!("[[case]]\nsystem = \"cortex\"\nname = \"c{i}\"\npool = \"d8\"\n\n"))
+        .collect()
+}
+
+#[test]
+fn twenty_thousand_cases_load_well_within_the_hang_guard() {
+    let dir = tempfile::tempdir().unwrap();
+    // Written out, one table per case, and all on one line (an inline
+    // array): a column must not be counted from the line's start each time.
+    let one_line = format!(
+        "case = [{}]\n",
+        (0..20_000)
+            .map(|i| format!("{{ system = \"cortex\", name = \"c{i}\", pool = \"d8\" }}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    for (name, text) in [
+        ("many.toml", numbered_cases(20_000)),
+        ("line.toml", one_line),
+    ] {
+        let path = dir.path().join(name);
+        write(&path, &text);
+        let out = oddsmith()
+            .args([
+                "run",
+                path.to_str().unwrap(),
+                "--no-report",
+                "--quiet",
+                "--format",
+                "csv",
+            ])
+            .assert()
+            .success();
+        // A header and one row per case.
+        assert_eq!(
+            String::from_utf8_lossy(&out.get_output().stdout)
+                .lines()
+                .count(),
+            20_001
+        );
+    }
+}
+
+#[test]
+fn one_case_past_the_cap_is_refused_at_the_first_case_too_many() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cap.toml");
+    write(&path, &numbered_cases(100_001));
+    oddsmith()
+        .args(["run", path.to_str().unwrap(), "--no-report"])
+        .assert()
+        .code(2)
+        // 100,000 tables of five lines each come before it.
+        .stderr(predicate::str::contains(
+            "cap.toml:500001:1: more than 100000 cases",
+        ));
+}

@@ -220,8 +220,9 @@ impl Options {
             None => Err(self.error_at(
                 &item,
                 format!(
-                    "{} is \"{text}\"; allowed: {}",
+                    "{} is \"{}\"; allowed: {}",
                     self.key_name(key),
+                    crate::errors::echo(&text),
                     allowed
                         .iter()
                         .map(|a| format!("\"{a}\""))

@@ -141,3 +141,76 @@ fn one_case_past_the_cap_is_refused_at_the_first_case_too_many() {
             "cap.toml:500001:1: more than 100000 cases",
         ));
 }
+
+// ---------------------------------------------------------------------------
+// Items 20 and 21, and the `+` rule: what a bad pool is told back
+
+#[test]
+fn a_count_past_any_integer_is_reported_as_given() {
+    oddsmith()
+        .args(["cortex", "18446744073709551617d6"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "the pool has 18446744073709551617 dice",
+        ));
+    // Too long for one command-line argument, so from a scenario.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.toml");
+    let many_terms = "d6 ".repeat(350_000);
+    write(
+        &path,
+        &format!("[[case]]\nsystem = \"cortex\"\npool = \"{many_terms}\"\n"),
+    );
+    oddsmith()
+        .args(["run", path.to_str().unwrap(), "--no-report"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the pool has 350000 dice"));
+}
+
+#[test]
+fn junk_input_is_echoed_short_and_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("junk.toml");
+    let junk = "x".repeat(1 << 20);
+    write(
+        &path,
+        &format!("[[case]]\nsystem = \"cortex\"\npool = \"{junk}\"\n\n[[case]]\nsystem = \"cortex\"\npool = \"d8\\u0000\\u001b[2J\"\n"),
+    );
+    let out = oddsmith()
+        .args(["run", path.to_str().unwrap(), "--no-report"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("characters in all"));
+    assert!(
+        out.get_output().stderr.len() < 1000,
+        "{}",
+        out.get_output().stderr.len()
+    );
+    // The second case: NUL and ESC escaped, not sent to the terminal.
+    write(
+        &path,
+        "[[case]]\nsystem = \"cortex\"\npool = \"d8\\u0000\\u001b[2J\"\n",
+    );
+    let out = oddsmith()
+        .args(["run", path.to_str().unwrap(), "--no-report"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("\\u{0}\\u{1b}[2J"));
+    let stderr = &out.get_output().stderr;
+    assert!(!stderr.iter().any(|&b| b == 0 || b == 0x1b));
+}
+
+#[test]
+fn a_plus_that_joins_nothing_is_refused() {
+    for pool in ["2d6+", "+d6", "d6++d8"] {
+        oddsmith()
+            .args(["cortex", pool])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "`+` must stand between two dice terms",
+            ));
+    }
+}

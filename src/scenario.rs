@@ -10,7 +10,7 @@ use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
 use crate::balance::{self, BalanceSpec};
-use crate::errors::InputError;
+use crate::errors::{echo, InputError};
 use crate::line_index::LineIndex;
 use crate::options::{Entries, KeyStyle, Options, Pos, RawItem, RawValue};
 use crate::systems::{self, Case};
@@ -206,24 +206,58 @@ fn take_string(reader: &Reader<'_>, item: &RawItem, key: &str) -> Result<String,
     }
 }
 
-/// The scenario's `name`, which is also its report folder's name
-/// (`reports/<name>/`), so it must be one plain folder name: a name such as
-/// `../..` or `a/b` would write the report somewhere else.
+/// Why `name` cannot name a report folder, if it cannot. The scenario's
+/// name is its report folder's name (`reports/<name>/`), whether written as
+/// `name` or taken from the file's name, so it must be one plain folder
+/// name: `..` or `a/b` would write the report somewhere else, and
+/// `index.html` or `index.md` would collide with the index `oddsmith report`
+/// writes beside the folders (refused in any letter case, for file systems
+/// that ignore it).
+fn folder_name_problem(name: &str) -> Option<&'static str> {
+    if name.trim().is_empty() || name == "." || name == ".." {
+        Some("it is not a folder name")
+    } else if name.chars().any(|c| c == '/' || c == '\\') {
+        Some("it holds / or \\")
+    } else if name.chars().any(char::is_control) {
+        Some("it holds a control character")
+    } else if ["index.html", "index.md"].contains(&name.to_lowercase().as_str()) {
+        Some("the index of `oddsmith report` has that name")
+    } else {
+        None
+    }
+}
+
+const FOLDER_NAME_HINT: &str = "use one plain folder name, without / or \\ (e.g. \"doom-ladder\")";
+
 fn folder_name(reader: &Reader<'_>, item: &RawItem) -> Result<String, InputError> {
     let name = take_string(reader, item, "name")?;
-    let bad = name.trim().is_empty()
-        || name == "."
-        || name == ".."
-        || name
-            .chars()
-            .any(|c| c == '/' || c == '\\' || c.is_control());
-    if bad {
-        return Err(reader.error(
+    match folder_name_problem(&name) {
+        Some(problem) => Err(reader.error(
             item.at,
-            format!("`name` is \"{}\", but it is also the report folder's name: use one plain folder name, without / or \\ (e.g. \"doom-ladder\")", name.escape_debug()),
-        ));
+            format!("`name` is \"{}\", but it is also the report folder's name and {problem}: {FOLDER_NAME_HINT}", echo(&name)),
+        )),
+        None => Ok(name),
     }
-    Ok(name)
+}
+
+/// A case's name appears in tables, charts and messages: it must say
+/// something, and hold no control characters (they would break the SVG
+/// charts and the terminal).
+fn check_case_name(reader: &Reader<'_>, name: &str, at: Option<Pos>) -> Result<(), InputError> {
+    let problem = if name.trim().is_empty() {
+        "is empty"
+    } else if name.chars().any(char::is_control) {
+        "holds a control character"
+    } else {
+        return Ok(());
+    };
+    Err(reader.error(
+        at,
+        format!(
+            "the case name \"{}\" {problem}: give the case a `name` of printable characters",
+            echo(name)
+        ),
+    ))
 }
 
 fn take_count(reader: &Reader<'_>, item: &RawItem, key: &str, min: i64) -> Result<u64, InputError> {
@@ -331,6 +365,17 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
             }
         }
     }
+    if !top.iter().any(|(key, _)| key == "name") {
+        if let Some(problem) = folder_name_problem(&scenario.name) {
+            return Err(reader.error(
+                None,
+                format!(
+                    "the report folder is named after the file, \"{}\", but {problem}: give the scenario a `name`; {FOLDER_NAME_HINT}",
+                    echo(&scenario.name)
+                ),
+            ));
+        }
+    }
     // Keys in a defaults table are checked even when no case uses them.
     for (system, entries) in &defaults {
         check_defaults(&reader, system, entries)?;
@@ -340,13 +385,14 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
     // name with every other.
     let mut names: std::collections::HashMap<String, Option<Pos>> = Default::default();
     let mut add_case = |case: Case, at: Option<Pos>| -> Result<(), InputError> {
+        check_case_name(&reader, &case.name, at)?;
         if let Some(first) = names.get(&case.name) {
             let first = first.map_or(String::new(), |p| format!(" (first at line {})", p.line));
             return Err(reader.error(
                 at,
                 format!(
                     "duplicate case name \"{}\"{first}: give each case its own `name`",
-                    case.name
+                    echo(&case.name)
                 ),
             ));
         }
@@ -509,7 +555,11 @@ fn split_case(
     for (key, item) in entries {
         match key.as_str() {
             "system" => system = Some(take_string(reader, &item, "system")?),
-            "name" => name = Some(take_string(reader, &item, "name")?),
+            "name" => {
+                let text = take_string(reader, &item, "name")?;
+                check_case_name(reader, &text, item.at)?;
+                name = Some(text);
+            }
             _ => rest.push((key, item)),
         }
     }

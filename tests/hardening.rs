@@ -214,3 +214,77 @@ fn a_plus_that_joins_nothing_is_refused() {
             ));
     }
 }
+
+// ---------------------------------------------------------------------------
+// Items 2, 13 and 14, and empty case names: names that would write elsewhere
+// or break the outputs are refused at load
+
+/// A scenario file named `file_name` without a `name`, run with the working
+/// folder set to a fresh folder holding a user's own chart.
+fn run_unnamed(file_name: &str) -> (tempfile::TempDir, assert_cmd::assert::Assert) {
+    let dir = tempfile::tempdir().unwrap();
+    let scenarios = dir.path().join("scenarios");
+    std::fs::create_dir(&scenarios).unwrap();
+    write(&dir.path().join("cortex-mine.png"), "a user's picture");
+    let path = scenarios.join(file_name);
+    write(&path, "[[case]]\nsystem = \"cortex\"\npool = \"d8\"\n");
+    let assert = oddsmith()
+        .current_dir(dir.path())
+        .args(["run", path.to_str().unwrap(), "--out", "reports/x"])
+        .assert();
+    (dir, assert)
+}
+
+#[test]
+fn a_folder_name_from_the_file_name_gets_the_same_check() {
+    let (dir, assert) = run_unnamed("...toml");
+    assert.code(2).stderr(
+        predicate::str::contains("named after the file, \"..\"")
+            .and(predicate::str::contains("give the scenario a `name`")),
+    );
+    assert!(dir.path().join("cortex-mine.png").exists());
+    let (_dir, assert) = run_unnamed("..toml");
+    assert
+        .code(2)
+        .stderr(predicate::str::contains("named after the file, \".\""));
+}
+
+#[test]
+fn a_scenario_named_like_the_index_is_refused() {
+    let (_dir, assert) = run_unnamed("index.html.toml");
+    assert.code(2).stderr(predicate::str::contains(
+        "the index of `oddsmith report` has that name",
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.toml");
+    write(
+        &path,
+        "name = \"INDEX.md\"\n[[case]]\nsystem = \"cortex\"\npool = \"d8\"\n",
+    );
+    oddsmith()
+        .args(["run", path.to_str().unwrap(), "--no-report"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("s.toml:1:1").and(predicate::str::contains("index")));
+}
+
+#[test]
+fn case_names_must_be_printable_and_not_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.toml");
+    for (name, problem) in [
+        ("", "is empty"),
+        ("  ", "is empty"),
+        ("a\\u0007b", "holds a control character"),
+    ] {
+        write(
+            &path,
+            &format!("[[case]]\nsystem = \"cortex\"\nname = \"{name}\"\npool = \"d8\"\n"),
+        );
+        oddsmith()
+            .args(["run", path.to_str().unwrap(), "--no-report"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(problem).and(predicate::str::contains("s.toml:3:1")));
+    }
+}

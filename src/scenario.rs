@@ -422,6 +422,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
             .filter(|(_, i)| matches!(i.value, RawValue::Array(_)))
             .map(|(k, _)| k.clone())
             .collect();
+        let mut canonical: std::collections::HashMap<String, String> = Default::default();
         let mut count: usize = 1;
         for (key, item) in &rest {
             if let RawValue::Array(values) = &item.value {
@@ -484,6 +485,22 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
                 None if generated.is_empty() => system.clone(),
                 None => generated,
             };
+            // Two combinations of one sweep differ in some swept value, so
+            // equal resolved inputs (every value in canonical form) mean a
+            // value listed twice under two spellings, `d8` and `1d8`.
+            let inputs = serde_json::Value::Object(spec.inputs()).to_string();
+            // (A value listed twice as written is a duplicate name, said below.)
+            if let Some(first) = canonical.get(&inputs).filter(|first| **first != name) {
+                return Err(reader.error(
+                    at,
+                    format!(
+                        "the sweep's case \"{}\" is the same case as \"{}\" (one value written two ways): list each value once",
+                        echo(&name),
+                        echo(first)
+                    ),
+                ));
+            }
+            canonical.insert(inputs, name.clone());
             add_case(Case { name, spec }, at)?;
         }
     }

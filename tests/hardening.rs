@@ -288,3 +288,23 @@ fn case_names_must_be_printable_and_not_empty() {
             .stderr(predicate::str::contains(problem).and(predicate::str::contains("s.toml:3:1")));
     }
 }
+
+// ---------------------------------------------------------------------------
+// Item 15: one case under two spellings
+
+#[test]
+fn a_sweep_over_two_spellings_of_one_pool_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.toml");
+    write(
+        &path,
+        "[[sweep]]\nsystem = \"cortex\"\npool = [\"d8\", \"1d8\"]\n",
+    );
+    oddsmith()
+        .args(["run", path.to_str().unwrap(), "--no-report"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "\"pool=1d8\" is the same case as \"pool=d8\" (one value written two ways)",
+        ));
+}

@@ -308,3 +308,38 @@ fn a_sweep_over_two_spellings_of_one_pool_is_refused() {
             "\"pool=1d8\" is the same case as \"pool=d8\" (one value written two ways)",
         ));
 }
+
+// ---------------------------------------------------------------------------
+// Items 16 and 17: intervals that do not claim more than the run saw
+
+fn json_results(args: &[&str]) -> Vec<serde_json::Value> {
+    let out = oddsmith()
+        .args(args)
+        .args(["--format", "json"])
+        .assert()
+        .success();
+    let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    json["results"].as_array().unwrap().clone()
+}
+
+#[test]
+fn wilson_bounds_are_exactly_zero_and_one_at_the_ends() {
+    let results = json_results(&["cortex", "d8", "--method", "mc", "--trials", "5"]);
+    let mut checked = 0;
+    for (name, value) in results[0]["metrics"].as_object().unwrap() {
+        let ci = &results[0]["ci95"][name];
+        match value.as_f64() {
+            _ if ci.is_null() => {}
+            Some(p) if p == 0.0 => {
+                assert_eq!(ci[0].as_f64(), Some(0.0), "{name}: {ci}");
+                checked += 1;
+            }
+            Some(p) if p == 1.0 => {
+                assert_eq!(ci[1].as_f64(), Some(1.0), "{name}: {ci}");
+                checked += 1;
+            }
+            _ => {}
+        }
+    }
+    assert!(checked > 0, "no probability at 0 or 1: {}", results[0]);
+}

@@ -41,6 +41,11 @@ pub fn wilson(p: f64, n: f64, z: f64) -> (f64, f64) {
     (low, high)
 }
 
+/// A mean resting on fewer samples than this has no interval (SPEC 8): the
+/// normal approximation behind mean +/- z standard errors is not to be
+/// trusted on so few.
+pub const MIN_MEAN_SAMPLES: f64 = 30.0;
+
 /// Standard error of a Monte Carlo metric; `None` when undefined.
 pub fn standard_error(metric: &Metric, trials: u64) -> Option<f64> {
     let value = metric.value?;
@@ -65,7 +70,13 @@ pub fn interval95(metric: &Metric, trials: u64) -> Option<(f64, f64)> {
             let n = effective_trials(metric.spread, trials);
             (n >= 1.0).then(|| wilson(value, n, z))
         }
-        Spread::Mean { .. } => {
+        Spread::Mean { variance, .. } => {
+            // Samples with no spread give a zero-width interval that claims
+            // a certainty the run does not have: none rather than a false one.
+            let n = effective_trials(metric.spread, trials);
+            if n < MIN_MEAN_SAMPLES || variance <= 0.0 {
+                return None;
+            }
             let se = standard_error(metric, trials)?;
             Some((value - z * se, value + z * se))
         }
@@ -121,6 +132,27 @@ mod tests {
             assert_eq!(wilson(0.0, n, z95()).0, 0.0, "{n}");
             assert_eq!(wilson(1.0, n, z95()).1, 1.0, "{n}");
         }
+    }
+
+    fn mean_metric(variance: f64, base: f64) -> Metric {
+        Metric {
+            name: "m".into(),
+            value: Some(1.0),
+            spread: Spread::Mean { variance, base },
+        }
+    }
+
+    /// Issue 15 item 16: no interval for a mean of fewer than 30 samples or
+    /// of samples with no spread; one from 30 samples with spread.
+    #[test]
+    fn a_mean_of_few_or_identical_samples_has_no_interval() {
+        assert_eq!(interval95(&mean_metric(0.0, 1.0), 100_000), None);
+        assert_eq!(
+            interval95(&mean_metric(1.0, 14.0 / 100_000.0), 100_000),
+            None
+        );
+        assert_eq!(interval95(&mean_metric(1.0, 29.0 / 100.0), 100), None);
+        assert!(interval95(&mean_metric(1.0, 30.0 / 100.0), 100).is_some());
     }
 
     #[test]

@@ -323,6 +323,40 @@ fn json_results(args: &[&str]) -> Vec<serde_json::Value> {
 }
 
 #[test]
+fn a_mean_of_fourteen_identical_samples_has_no_interval() {
+    let results = json_results(&[
+        "cortex",
+        "d4 d4",
+        "--vs",
+        "5d12",
+        "--reaction-keep",
+        "5",
+        "--method",
+        "both",
+        "--trials",
+        "100000",
+        "--seed",
+        "11",
+    ]);
+    let mc = results
+        .iter()
+        .find(|r| r["method"] == "monte-carlo")
+        .unwrap();
+    let exact = results.iter().find(|r| r["method"] == "exact").unwrap();
+    // The run saw few successes, all with one effect step, while the exact
+    // value is not that step: an interval of width 0 would exclude it.
+    assert_ne!(
+        mc["metrics"]["mean_effect_step"],
+        exact["metrics"]["mean_effect_step"]
+    );
+    assert_eq!(
+        mc["ci95"]["mean_effect_step"],
+        serde_json::Value::Null,
+        "{mc}"
+    );
+}
+
+#[test]
 fn wilson_bounds_are_exactly_zero_and_one_at_the_ends() {
     let results = json_results(&["cortex", "d8", "--method", "mc", "--trials", "5"]);
     let mut checked = 0;

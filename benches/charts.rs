@@ -4,10 +4,10 @@
 use std::sync::atomic::AtomicBool;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use oddsmith::app::{evaluate_case, Settings};
 use oddsmith::cli::{FormatArg, MethodArg};
+use oddsmith::commands::evaluate::{evaluate_case, Settings};
 use oddsmith::report::chart::{charts, render};
-use oddsmith::report::Report;
+use oddsmith::report::{Report, ReportKind};
 
 fn sweep() -> Report {
     let text = "[[sweep]]\nsystem = \"cortex\"\npool = [\"d8 2d6\", \"d10 d8 d6\", \"d12 d10 d8 d6\"]\nvs = [\"2d6\", \"2d8\", \"2d10\", \"3d6\", \"3d8\", \"3d10\"]\n";
@@ -27,11 +27,13 @@ fn sweep() -> Report {
         .flat_map(|c| evaluate_case(c, &settings, &cancel).expect("exact"))
         .collect();
     Report {
+        kind: ReportKind::Cases,
         name: "bench".into(),
         description: None,
         seed: 1,
         trials: 1,
         results,
+        balances: Vec::new(),
     }
 }
 

@@ -8,17 +8,13 @@
 //!
 //! A balance comes from `oddsmith balance` flags or a `[[balance]]` table;
 //! both become [`Options`] and are validated by [`BalanceSpec::from_options`].
-//! The writers here render the results as the table, CSV and SPEC 6 JSON.
-
-use std::fmt::Write as _;
-
-use serde_json::{json, Value};
+//! The results are part of a run's report; `report::balance` writes them.
 
 use crate::dice::Pool;
 use crate::engine::exact::{Budget, ExactError};
-use crate::options::{OptionError, Options, RawItem, RawValue};
-use crate::report::number;
+use crate::options::{Entries, KeyStyle, OptionError, Options, RawItem, RawValue};
 use crate::systems::cortex::{CortexCase, Opposition, Rules};
+use crate::systems::systems_with_key;
 
 /// The keys a balance accepts.
 pub const KEYS: &[&str] = &[
@@ -164,6 +160,12 @@ fn pool_list(
 }
 
 impl BalanceSpec {
+    /// Options for a balance, whose unknown-key errors name the systems a
+    /// stray key belongs to.
+    pub fn options(style: KeyStyle, entries: Entries) -> Options {
+        Options::new("balance", style, entries).with_key_owners(systems_with_key)
+    }
+
     pub fn from_options(mut options: Options) -> Result<BalanceSpec, OptionError> {
         let Some(pools) = pool_list(&mut options, "pools", "[\"d8 d6 d6\", \"d10 2d8 d6\"]")?
         else {
@@ -263,112 +265,16 @@ pub fn closest(ladder: &[RungValue], target: f64) -> usize {
     best
 }
 
-/// The SPEC 6 objects, one per hero pool.
-pub fn to_json(results: &[BalanceResult]) -> Value {
-    Value::Array(
-        results
-            .iter()
-            .map(|r| {
-                let best = &r.ladder[r.best];
-                json!({
-                    "pool": r.pool.to_string(),
-                    "metric": r.metric,
-                    "target": r.target,
-                    "best": best.vs.to_string(),
-                    "best_label": best.label,
-                    "best_value": best.value,
-                    "ladder": r.ladder.iter().map(|rung| json!({
-                        "vs": rung.vs.to_string(),
-                        "label": rung.label,
-                        "value": rung.value,
-                    })).collect::<Vec<_>>(),
-                })
-            })
-            .collect(),
-    )
-}
-
-/// `balance.csv`: a row per hero pool and rung, the chosen rung marked.
-pub fn to_csv(results: &[BalanceResult]) -> anyhow::Result<Vec<u8>> {
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    writer.write_record(["pool", "metric", "target", "vs", "label", "value", "best"])?;
-    for r in results {
-        for (i, rung) in r.ladder.iter().enumerate() {
-            writer.write_record([
-                r.pool.to_string(),
-                r.metric.to_string(),
-                number(r.target),
-                rung.vs.to_string(),
-                rung.label.unwrap_or("").to_string(),
-                number(rung.value),
-                (i == r.best).to_string(),
-            ])?;
-        }
-    }
-    writer
-        .into_inner()
-        .map_err(|e| anyhow::anyhow!("cannot finish the balance table: {e}"))
-}
-
-/// The human table: per hero pool, the answer and the whole ladder around
-/// it, the chosen rung marked with `>`.
-pub fn to_table(results: &[BalanceResult]) -> String {
-    let mut out = String::new();
-    for (n, r) in results.iter().enumerate() {
-        if n > 0 {
-            out.push('\n');
-        }
-        let best = &r.ladder[r.best];
-        let label = best.label.map_or(String::new(), |l| format!(" ({l})"));
-        let _ = writeln!(
-            out,
-            "{}: {} closest to {} is {}{label}: {:.6}",
-            r.pool, r.metric, r.target, best.vs, best.value
-        );
-        let vs_width = r
-            .ladder
-            .iter()
-            .map(|rung| rung.vs.to_string().len())
-            .max()
-            .unwrap_or(2)
-            .max(2);
-        let label_width = r
-            .ladder
-            .iter()
-            .map(|rung| rung.label.map_or(1, str::len))
-            .max()
-            .unwrap_or(5)
-            .max(5);
-        let _ = writeln!(
-            out,
-            "    {:<vs_width$}  {:<label_width$}  {:>10}",
-            "vs", "label", r.metric
-        );
-        for (i, rung) in r.ladder.iter().enumerate() {
-            let mark = if i == r.best { ">" } else { " " };
-            let _ = writeln!(
-                out,
-                "  {mark} {:<vs_width$}  {:<label_width$}  {:>10.6}",
-                rung.vs.to_string(),
-                rung.label.unwrap_or("-"),
-                rung.value
-            );
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::KeyStyle;
 
     fn spec(entries: Vec<(&str, RawValue)>) -> Result<BalanceSpec, OptionError> {
         let entries = entries
             .into_iter()
             .map(|(k, v)| (k.to_string(), RawItem::new(v)))
             .collect();
-        BalanceSpec::from_options(Options::new("balance", KeyStyle::Toml, entries))
+        BalanceSpec::from_options(BalanceSpec::options(KeyStyle::Toml, entries))
     }
 
     fn pools(list: &[&str]) -> RawValue {
@@ -464,30 +370,5 @@ mod tests {
             ("vs", RawValue::Str("2d6".into())),
         ]);
         assert!(e.contains("in a [[balance]] table"), "{e}");
-    }
-
-    #[test]
-    fn writers_show_the_choice() {
-        let s = spec(vec![
-            ("pools", pools(&["d4"])),
-            ("ladder", pools(&["2d6", "d4"])),
-            ("target", RawValue::Float(0.3)),
-        ])
-        .unwrap();
-        let results = s.evaluate().unwrap();
-        let v = to_json(&results);
-        assert_eq!(v[0]["best"], "d4");
-        assert_eq!(v[0]["best_label"], Value::Null);
-        assert_eq!(v[0]["ladder"][0]["label"], "standard");
-        assert_eq!(v[0]["best_value"], 0.375);
-        let csv = String::from_utf8(to_csv(&results).unwrap()).unwrap();
-        assert!(csv.starts_with("pool,metric,target,vs,label,value,best\n"));
-        assert!(csv.contains("d4,p_success,0.3,d4,,0.375,true\n"), "{csv}");
-        let table = to_table(&results);
-        assert!(
-            table.contains("d4: p_success closest to 0.3 is d4: 0.375000"),
-            "{table}"
-        );
-        assert!(table.contains("  > d4 "), "{table}");
     }
 }

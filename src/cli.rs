@@ -1,6 +1,6 @@
 //! The command line (SPEC 8), as clap derive structs: raw arguments only.
 //! Turning them into cases and settings, and every check on their values,
-//! happens in [`crate::app`] and the systems, so a flag is validated exactly
+//! happens in [`crate::commands`] and the systems, so a flag is validated exactly
 //! like the scenario key of the same name.
 
 use std::path::PathBuf;

@@ -3,20 +3,23 @@
 //!
 //! The normal way out is cooperative: the handler sets the cancel flag, the
 //! Monte Carlo engine checks it before every block (a few milliseconds of
-//! work) and [`crate::app::evaluate_case`] before every case, and the run
-//! returns an interrupted error before anything is written. An exact method
-//! does not look at the flag, though (it may take up to about a second, and
-//! a system's exact code may never check it), so the handler also keeps a
-//! watchdog: if the process is still running [`GRACE`] after the signal, it
-//! exits with 130 itself.
+//! work) and [`crate::commands::evaluate::evaluate_case`] before every case,
+//! and the run returns an interrupted error before anything is written. An
+//! exact method does not look at the flag, though (it may take up to about a
+//! second, and a system's exact code may never check it), so the handler also
+//! keeps a watchdog: if the process is still running [`GRACE`] after the
+//! signal, the binary ends it with 130 itself.
 //!
 //! The only thing the watchdog must never cut short is the report folder
 //! being written. [`start_writing`] and the watchdog take the same lock:
 //! either the run was interrupted before writing began (nothing is written),
 //! or writing began first and is finished (each file is replaced whole).
+//! The library never ends the process: [`on_interrupt`] and [`ending`]
+//! return an [`Ending`], the held lock, and `main.rs` prints [`MESSAGE`] and
+//! exits while holding it.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use crate::engine::monte_carlo::Interrupted;
@@ -30,32 +33,38 @@ pub const MESSAGE: &str = "interrupted: no report files were written";
 /// Whether the report folder is being written (the results are complete).
 static WRITING: Mutex<bool> = Mutex::new(false);
 
-fn writing_lock() -> std::sync::MutexGuard<'static, bool> {
+fn writing_lock() -> MutexGuard<'static, bool> {
     WRITING
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// The Ctrl-C handler: asks the run to stop, and ends the process after
-/// [`GRACE`] if it has not stopped, unless the report is being written.
-pub fn on_interrupt(cancel: &AtomicBool) {
+/// Permission to end the process as interrupted: while it is held, no
+/// report writing can begin, and whoever holds it prints [`MESSAGE`] once.
+pub struct Ending {
+    _writing: MutexGuard<'static, bool>,
+}
+
+/// The Ctrl-C handler's work: asks the run to stop, waits [`GRACE`], and
+/// then, unless the report is being written (its results were complete
+/// before Ctrl-C, so the files are let finish), says the process must end
+/// now with 130.
+pub fn on_interrupt(cancel: &AtomicBool) -> Option<Ending> {
     cancel.store(true, Ordering::SeqCst);
     std::thread::sleep(GRACE);
     let writing = writing_lock();
     if *writing {
-        // The results were complete before Ctrl-C; let the files be finished.
-        return;
+        return None;
     }
-    eprintln!("{MESSAGE}");
-    std::process::exit(130);
+    Some(Ending { _writing: writing })
 }
 
-/// Ends the process as interrupted (exit 130). Takes the writing lock so the
-/// message is printed once even if the watchdog is ending the process too.
-pub fn exit_interrupted() -> ! {
-    let _writing = writing_lock();
-    eprintln!("{MESSAGE}");
-    std::process::exit(130)
+/// For a run that returned interrupted: the lock the watchdog takes too, so
+/// the message is printed once even if both end the process.
+pub fn ending() -> Ending {
+    Ending {
+        _writing: writing_lock(),
+    }
 }
 
 /// Called just before the report folder is written: an interrupted run

@@ -6,14 +6,16 @@
 //! [`systems::Case`]s ([`scenario`], [`options`]); each case is evaluated by
 //! the exact engine or the parallel Monte Carlo engine ([`engine`]) into an
 //! [`distribution::Evaluation`]; the [`report`] writers turn evaluations into
-//! tables, CSV, JSON and charts; [`batch`] runs a folder of scenarios into
-//! report folders and an index. [`balance`] answers the designer's inverse
+//! tables, CSV, JSON and charts. [`balance`] answers the designer's inverse
 //! question: which doom pool gives a hero pool the chance they want.
+//! [`systems::System`] is the one list of systems. [`commands`] sits on top:
+//! it turns the parsed command line ([`cli`]) into cases, evaluates them into
+//! one report and writes it; the binary only adds the exit codes and the
+//! Ctrl-C handler.
 
-pub mod app;
 pub mod balance;
-pub mod batch;
 pub mod cli;
+pub mod commands;
 pub mod dice;
 pub mod distribution;
 pub mod engine;

@@ -1,9 +1,11 @@
 //! The `oddsmith` binary: parse the command line, run it, print the whole
-//! error chain on failure and map it to SPEC 8's exit codes.
+//! error chain on failure and map it to SPEC 8's exit codes. Process exits
+//! and the Ctrl-C handler live here and nowhere in the library.
 
 use std::sync::atomic::AtomicBool;
 
 use clap::Parser;
+use oddsmith::interrupt;
 
 static CANCEL: AtomicBool = AtomicBool::new(false);
 
@@ -12,11 +14,18 @@ fn main() {
     // Ctrl-C asks the run to stop at its next Monte Carlo block or case; the
     // run then ends with 130 before any report file is written (a watchdog
     // makes sure of it within a second: see `oddsmith::interrupt`).
-    let _ = ctrlc::set_handler(|| oddsmith::interrupt::on_interrupt(&CANCEL));
-    if let Err(error) = oddsmith::app::run(cli, &CANCEL) {
+    let _ = ctrlc::set_handler(|| {
+        if let Some(_ending) = interrupt::on_interrupt(&CANCEL) {
+            eprintln!("{}", interrupt::MESSAGE);
+            std::process::exit(130);
+        }
+    });
+    if let Err(error) = oddsmith::commands::run(cli, &CANCEL) {
         let code = oddsmith::errors::exit_code(&error);
-        if code == 130 {
-            oddsmith::interrupt::exit_interrupted();
+        // Held until the exit, so the watchdog cannot print a second message.
+        let _ending = (code == 130).then(interrupt::ending);
+        if _ending.is_some() {
+            eprintln!("{}", interrupt::MESSAGE);
         } else {
             eprintln!("error: {error:#}");
         }

@@ -3,10 +3,41 @@
 //! [`Options`] with typed accessors that check ranges and say what is
 //! allowed, so a rule is validated once whichever way it was given, and an
 //! error points at the file, line and column (or names the flag).
+//!
+//! This module knows no system: the caller names the owner of the options
+//! and may say which systems own a stray key (`systems::System::options`
+//! does), so options sit below the systems that read them.
 
 use std::fmt;
 
 use crate::dice::{DiceError, Pool};
+
+/// Reads a `key=value,key=value` flag (such as `--gain-on miss=1,weak=0`)
+/// into the table a scenario's `{ key = value, ... }` gives, so one
+/// validator reads both. Values are integers, numbers or else strings;
+/// `usage` opens every error and says what the flag takes.
+pub fn key_value_pairs(text: &str, usage: &str) -> Result<RawValue, String> {
+    let mut entries: Entries = Vec::new();
+    for part in text.split(',') {
+        let Some((key, value)) = part.split_once('=') else {
+            return Err(format!("{usage}; \"{}\" has no `=`", part.trim()));
+        };
+        let key = key.trim().to_string();
+        let value = value.trim();
+        if entries.iter().any(|(k, _)| *k == key) {
+            return Err(format!("{usage}; `{key}` is given twice"));
+        }
+        let raw = if let Ok(i) = value.parse::<i64>() {
+            RawValue::Int(i)
+        } else if let Ok(x) = value.parse::<f64>() {
+            RawValue::Float(x)
+        } else {
+            RawValue::Str(value.to_string())
+        };
+        entries.push((key, RawItem::new(raw)));
+    }
+    Ok(RawValue::Table(entries))
+}
 
 /// A 1-based line and column in a scenario file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,10 +139,14 @@ impl fmt::Display for OptionError {
 
 impl std::error::Error for OptionError {}
 
+/// Which systems accept a key, for "it belongs to ..." hints.
+pub type KeyOwners = fn(&str) -> Vec<&'static str>;
+
 /// The options of one case, read key by key by the system that owns them.
 #[derive(Debug, Clone)]
 pub struct Options {
     system: String,
+    key_owners: Option<KeyOwners>,
     style: KeyStyle,
     entries: Vec<(String, RawItem)>,
     used: Vec<bool>,
@@ -125,12 +160,19 @@ impl Options {
         let used = vec![false; entries.len()];
         Options {
             system: system.to_string(),
+            key_owners: None,
             style,
             entries,
             used,
             asked: Vec::new(),
             case_at: None,
         }
+    }
+
+    /// Names the systems a stray key belongs to in [`Options::finish`]'s error.
+    pub fn with_key_owners(mut self, key_owners: KeyOwners) -> Options {
+        self.key_owners = Some(key_owners);
+        self
     }
 
     pub fn system(&self) -> &str {
@@ -326,7 +368,9 @@ impl Options {
             if self.used[i] {
                 continue;
             }
-            let owner = crate::systems::systems_with_key(key)
+            let owner = self
+                .key_owners
+                .map_or_else(Vec::new, |owners| owners(key))
                 .into_iter()
                 .filter(|s| *s != self.system)
                 .collect::<Vec<_>>();
@@ -348,5 +392,31 @@ impl Options {
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_value_flags_become_a_table() {
+        let usage = "`--gain-on` takes tier=gain pairs";
+        let RawValue::Table(entries) = key_value_pairs("miss=1, strong=2.5, x=y", usage).unwrap()
+        else {
+            panic!("not a table");
+        };
+        let keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["miss", "strong", "x"]);
+        assert_eq!(entries[0].1.value, RawValue::Int(1));
+        assert_eq!(entries[1].1.value, RawValue::Float(2.5));
+        assert_eq!(entries[2].1.value, RawValue::Str("y".into()));
+        let err = key_value_pairs("miss", usage).unwrap_err();
+        assert!(
+            err.starts_with(usage) && err.contains("\"miss\" has no `=`"),
+            "{err}"
+        );
+        let err = key_value_pairs("miss=1,miss=2", usage).unwrap_err();
+        assert!(err.contains("`miss` is given twice"), "{err}");
     }
 }

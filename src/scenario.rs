@@ -13,7 +13,7 @@ use crate::balance::{self, BalanceSpec};
 use crate::errors::{echo, InputError};
 use crate::line_index::LineIndex;
 use crate::options::{Entries, KeyStyle, Options, Pos, RawItem, RawValue};
-use crate::systems::{self, Case};
+use crate::systems::{self, Case, System};
 
 /// Sweeps may not expand past this many cases: a typo like a 1,000-value
 /// list times another should fail fast, not allocate for minutes.
@@ -331,7 +331,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
         cases: Vec::new(),
         balances: Vec::new(),
     };
-    let mut defaults: Vec<(String, Vec<(String, RawItem)>)> = Vec::new();
+    let mut defaults: Vec<(System, Entries)> = Vec::new();
     let mut case_tables = Vec::new();
     let mut sweep_tables = Vec::new();
     let mut balance_tables = Vec::new();
@@ -344,24 +344,37 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
             "case" => case_tables = reader.tables(key, item)?,
             "sweep" => sweep_tables = reader.tables(key, item)?,
             "balance" => balance_tables = reader.tables(key, item)?,
-            system if systems::system_names().contains(&system) => match &item.value {
-                RawValue::Table(entries) => defaults.push((
-                    system.to_string(),
+            other => {
+                let Ok(system) = System::from_name(other) else {
+                    return Err(reader.error(
+                        item.at,
+                        format!(
+                            "unknown top-level key `{other}`; allowed: name, description, trials, seed, [[case]], [[sweep]], [[balance]], and defaults tables [{}]",
+                            System::ALL.map(System::name).join("], [")
+                        ),
+                    ));
+                };
+                let RawValue::Table(entries) = &item.value else {
+                    return Err(reader.error(
+                        item.at,
+                        format!("`{other}` must be a table of defaults: write [{other}]"),
+                    ));
+                };
+                defaults.push((
+                    system,
                     entries
                         .iter()
-                        .map(|(k, i)| (k.clone(), RawItem { layer: 0, ..i.clone() }))
+                        .map(|(k, i)| {
+                            (
+                                k.clone(),
+                                RawItem {
+                                    layer: 0,
+                                    ..i.clone()
+                                },
+                            )
+                        })
                         .collect(),
-                )),
-                _ => return Err(reader.error(item.at, format!("`{system}` must be a table of defaults: write [{system}]"))),
-            },
-            other => {
-                return Err(reader.error(
-                    item.at,
-                    format!(
-                        "unknown top-level key `{other}`; allowed: name, description, trials, seed, [[case]], [[sweep]], [[balance]], and defaults tables [{}]",
-                        systems::system_names().join("], [")
-                    ),
-                ))
+                ));
             }
         }
     }
@@ -378,7 +391,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
     }
     // Keys in a defaults table are checked even when no case uses them.
     for (system, entries) in &defaults {
-        check_defaults(&reader, system, entries)?;
+        check_defaults(&reader, *system, entries)?;
     }
 
     // A map, not a list: a sweep of 100,000 cases must not compare every
@@ -406,11 +419,13 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
 
     for (entries, at) in case_tables {
         let (system, name, rest) = split_case(&reader, entries, at, "case")?;
-        let options = with_defaults(&defaults, &system, rest, at);
-        let spec = systems::resolve(&system, options).map_err(|e| reader.error(e.at.or(at), e))?;
+        let options = with_defaults(&defaults, system, rest, at);
+        let spec = system
+            .resolve(options)
+            .map_err(|e| reader.error(e.at.or(at), e))?;
         let name = match name {
             Some(name) => name,
-            None => default_case_name(spec.as_ref(), &spec_main_keys(&system)),
+            None => default_case_name(spec.as_ref()),
         };
         add_case(Case { name, spec }, at)?;
     }
@@ -461,15 +476,16 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
                 .filter(|(k, _)| swept.contains(k))
                 .map(|(k, i)| format!("{k}={}", i.value))
                 .collect();
-            let main = systems::main_keys(&system);
+            let main = system.main_keys();
             let other_parts: Vec<String> = chosen
                 .iter()
                 .filter(|(k, _)| swept.contains(k) && !main.contains(&k.as_str()))
                 .map(|(k, i)| format!("{k}={}", i.value))
                 .collect();
-            let options = with_defaults(&defaults, &system, chosen, at);
-            let spec =
-                systems::resolve(&system, options).map_err(|e| reader.error(e.at.or(at), e))?;
+            let options = with_defaults(&defaults, system, chosen, at);
+            let spec = system
+                .resolve(options)
+                .map_err(|e| reader.error(e.at.or(at), e))?;
             // "pool vs vs" names the pairing; any other swept key follows as
             // key=value so that every combination keeps its own name.
             let generated = match spec.sweep_name(&swept) {
@@ -482,7 +498,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
             let name = match &prefix {
                 Some(p) if generated.is_empty() => p.clone(),
                 Some(p) => format!("{p}: {generated}"),
-                None if generated.is_empty() => system.clone(),
+                None if generated.is_empty() => system.name().to_string(),
                 None => generated,
             };
             // Two combinations of one sweep differ in some swept value, so
@@ -508,13 +524,13 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
         // A balance's opposed rolls follow the scenario's [cortex] roll rules.
         let mut all: Vec<(String, RawItem)> = defaults
             .iter()
-            .filter(|(name, _)| name == "cortex")
+            .filter(|(table, _)| *table == System::Cortex)
             .flat_map(|(_, table)| table.iter())
             .filter(|(k, _)| balance::RULE_KEYS.contains(&k.as_str()))
             .cloned()
             .collect();
         all.extend(entries);
-        let mut options = Options::new("balance", KeyStyle::Toml, all);
+        let mut options = BalanceSpec::options(KeyStyle::Toml, all);
         options.case_at = at;
         let spec = BalanceSpec::from_options(options).map_err(|e| reader.error(e.at.or(at), e))?;
         scenario.balances.push(spec);
@@ -533,17 +549,16 @@ fn too_many_cases() -> String {
     format!("more than {MAX_CASES} cases; split the scenario")
 }
 
-/// The keys that name an unnamed case, like a quick command's case.
-fn spec_main_keys(system: &str) -> Vec<String> {
-    systems::main_keys(system)
+/// An unnamed case (a quick command's, an unnamed `[[case]]`) named from
+/// its system's main inputs, as a sweep over them would name it.
+pub fn default_case_name(spec: &dyn systems::SystemCase) -> String {
+    let main_keys: Vec<String> = spec
+        .system()
+        .main_keys()
         .iter()
         .map(|s| s.to_string())
-        .collect()
-}
-
-/// A case named from its main inputs, as sweeps and quick commands name them.
-pub fn default_case_name(spec: &dyn systems::SystemCase, main_keys: &[String]) -> String {
-    if let Some(name) = spec.sweep_name(main_keys) {
+        .collect();
+    if let Some(name) = spec.sweep_name(&main_keys) {
         return name;
     }
     let inputs = spec.inputs();
@@ -565,7 +580,7 @@ fn split_case(
     entries: Vec<(String, RawItem)>,
     at: Option<Pos>,
     what: &str,
-) -> Result<(String, Option<String>, Entries), InputError> {
+) -> Result<(System, Option<String>, Entries), InputError> {
     let mut system = None;
     let mut name = None;
     let mut rest = Vec::new();
@@ -580,44 +595,45 @@ fn split_case(
             _ => rest.push((key, item)),
         }
     }
-    let allowed = systems::system_names()
-        .iter()
-        .map(|s| format!("\"{s}\""))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let system = system.ok_or_else(|| {
-        reader.error(
+    let Some(system) = system else {
+        let allowed = System::ALL
+            .iter()
+            .map(|s| format!("\"{s}\""))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(reader.error(
             at,
             format!("each [[{what}]] needs `system`; allowed: {allowed}"),
-        )
-    })?;
+        ));
+    };
+    let system = System::from_name(&system).map_err(|message| reader.error(at, message))?;
     Ok((system, name, rest))
 }
 
 /// A case's options over the defaults tables its system reads.
 fn with_defaults(
-    defaults: &[(String, Vec<(String, RawItem)>)],
-    system: &str,
+    defaults: &[(System, Entries)],
+    system: System,
     entries: Vec<(String, RawItem)>,
     at: Option<Pos>,
 ) -> Options {
     let mut all: Vec<(String, RawItem)> = Vec::new();
-    for table in systems::defaults_tables(system) {
+    for &table in system.defaults_tables() {
         for (name, table_entries) in defaults {
-            if name == table {
+            if *name == table {
                 // A scene reads [cortex] for its roll rules, but only the keys it knows.
-                let keys = systems::keys_of(system);
+                let keys = system.keys();
                 all.extend(
                     table_entries
                         .iter()
-                        .filter(|(k, _)| name == system || keys.contains(&k.as_str()))
+                        .filter(|(k, _)| *name == system || keys.contains(&k.as_str()))
                         .cloned(),
                 );
             }
         }
     }
     all.extend(entries);
-    let mut options = Options::new(system, KeyStyle::Toml, all);
+    let mut options = system.options(KeyStyle::Toml, all);
     options.case_at = at;
     options
 }
@@ -626,10 +642,10 @@ fn with_defaults(
 /// for every required key, so typos are caught even if no case uses them.
 fn check_defaults(
     reader: &Reader<'_>,
-    system: &str,
+    system: System,
     entries: &[(String, RawItem)],
 ) -> Result<(), InputError> {
-    let keys = systems::keys_of(system);
+    let keys = system.keys();
     for (key, item) in entries {
         if !keys.contains(&key.as_str()) {
             let owners = systems::systems_with_key(key);

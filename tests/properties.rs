@@ -18,9 +18,9 @@
 use oddsmith::distribution::{Evaluation, Metric, Spread};
 use oddsmith::engine::exact::Budget;
 use oddsmith::engine::monte_carlo::McSettings;
-use oddsmith::options::{KeyStyle, Options, RawItem, RawValue};
+use oddsmith::options::{KeyStyle, RawItem, RawValue};
 use oddsmith::stats::standard_error;
-use oddsmith::systems::{self, SystemCase};
+use oddsmith::systems::{System, SystemCase};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
 use statrs::distribution::{Binomial, DiscreteCDF};
@@ -57,7 +57,7 @@ struct Monotone {
 }
 
 struct SystemUnderTest {
-    system: &'static str,
+    system: System,
     /// A random case small enough for an exact answer in milliseconds.
     case: fn() -> BoxedStrategy<Opts>,
     families: &'static [Family],
@@ -68,25 +68,25 @@ struct SystemUnderTest {
 fn systems_under_test() -> Vec<SystemUnderTest> {
     vec![
         SystemUnderTest {
-            system: "cortex",
+            system: System::Cortex,
             case: cortex::case,
             families: cortex::FAMILIES,
             monotone: cortex::MONOTONE,
         },
         SystemUnderTest {
-            system: "storytelling",
+            system: System::Storytelling,
             case: storytelling::case,
             families: storytelling::FAMILIES,
             monotone: storytelling::MONOTONE,
         },
         SystemUnderTest {
-            system: "advantage",
+            system: System::Advantage,
             case: advantage::case,
             families: advantage::FAMILIES,
             monotone: advantage::MONOTONE,
         },
         SystemUnderTest {
-            system: "cortex-scene",
+            system: System::CortexScene,
             case: scene::case,
             families: scene::FAMILIES,
             monotone: scene::MONOTONE,
@@ -95,14 +95,14 @@ fn systems_under_test() -> Vec<SystemUnderTest> {
 }
 
 /// Every system of the registry has an entry here: a system added to
-/// `systems::SYSTEMS` without one fails this test.
+/// `System::ALL` without one fails this test.
 #[test]
 fn every_system_is_under_test() {
-    let tested: Vec<&str> = systems_under_test().iter().map(|s| s.system).collect();
-    for name in systems::system_names() {
+    let tested: Vec<System> = systems_under_test().iter().map(|s| s.system).collect();
+    for system in System::ALL {
         assert!(
-            tested.contains(&name),
-            "system {name} has no entry in tests/properties.rs"
+            tested.contains(&system),
+            "system {system} has no entry in tests/properties.rs"
         );
     }
 }
@@ -805,13 +805,14 @@ fn config(cases: u32) -> Config {
     }
 }
 
-fn resolve(system: &str, opts: &Opts) -> Box<dyn SystemCase> {
+fn resolve(system: System, opts: &Opts) -> Box<dyn SystemCase> {
     let entries = opts
         .iter()
         .map(|(k, v)| (k.to_string(), RawItem::new(v.clone())))
         .collect();
-    let options = Options::new(system, KeyStyle::Toml, entries);
-    systems::resolve(system, options)
+    let options = system.options(KeyStyle::Toml, entries);
+    system
+        .resolve(options)
         .unwrap_or_else(|e| panic!("{system} {opts:?} does not resolve: {e}"))
 }
 
@@ -1123,8 +1124,8 @@ fn raising_keep_can_lower_the_effect_die() {
             ("heroic_step", RawValue::Int(100)),
         ]
     };
-    let two = exact(resolve("cortex", &opts(2)).as_ref());
-    let three = exact(resolve("cortex", &opts(3)).as_ref());
+    let two = exact(resolve(System::Cortex, &opts(2)).as_ref());
+    let three = exact(resolve(System::Cortex, &opts(3)).as_ref());
     let d8_or_better = |e: &Evaluation| {
         ["win_effect_d8", "win_effect_d10", "win_effect_d12"]
             .iter()
@@ -1154,7 +1155,11 @@ fn higher_stat_can_lower_p_strong() {
             ),
             ("gain_chance", RawValue::Float(1.0)),
         ];
-        metric(&exact(resolve("advantage", &opts).as_ref()), "p_strong").unwrap()
+        metric(
+            &exact(resolve(System::Advantage, &opts).as_ref()),
+            "p_strong",
+        )
+        .unwrap()
     };
     assert!(p_strong(-4) > p_strong(-3) + 0.01);
 }
@@ -1172,7 +1177,7 @@ fn a_player_die_can_lower_a_later_action() {
             ("reaction_keep", RawValue::Int(1)),
         ];
         metric(
-            &exact(resolve("cortex-scene", &opts).as_ref()),
+            &exact(resolve(System::CortexScene, &opts).as_ref()),
             "p_success_action_4",
         )
         .unwrap()

@@ -7,24 +7,17 @@
 
 use assert_cmd::Command;
 use oddsmith::scenario::{self, MAX_CASES};
-use oddsmith::systems;
+use oddsmith::systems::System;
 use predicates::prelude::*;
 
 /// The smallest valid case body of each system (the lines after `system`).
-const MINIMAL: &[(&str, &str)] = &[
-    ("cortex", "pool = \"d8\"\n"),
-    ("cortex-scene", "pool = \"d8\"\n"),
-    ("storytelling", "dice = 3\n"),
-    // Every advantage key has a default; `stat` is the one a case names.
-    ("advantage", "stat = 1\n"),
-];
-
-fn minimal(system: &str) -> &'static str {
-    MINIMAL
-        .iter()
-        .find(|(s, _)| *s == system)
-        .map(|(_, body)| *body)
-        .unwrap_or_else(|| panic!("add a minimal {system} case to MINIMAL"))
+fn minimal(system: System) -> &'static str {
+    match system {
+        System::Cortex | System::CortexScene => "pool = \"d8\"\n",
+        System::Storytelling => "dice = 3\n",
+        // Every advantage key has a default; `stat` is the one a case names.
+        System::Advantage => "stat = 1\n",
+    }
 }
 
 fn error(text: &str) -> String {
@@ -41,7 +34,7 @@ fn assert_error(text: &str, starts: &str, contains: &[&str]) {
 
 #[test]
 fn every_system_has_a_minimal_case() {
-    for system in systems::system_names() {
+    for system in System::ALL {
         let text = format!("[[case]]\nsystem = \"{system}\"\n{}", minimal(system));
         scenario::parse(&text, "s.toml", "s").unwrap();
     }
@@ -191,9 +184,9 @@ fn assert_belongs_to(e: &str, system: &str) {
 /// the keys allowed. Runs for every pair of systems the registry has.
 #[test]
 fn a_key_of_another_system_is_refused_everywhere() {
-    for (system, keys) in systems::SYSTEMS {
-        for (other, other_keys) in systems::SYSTEMS {
-            for key in other_keys.iter().filter(|k| !keys.contains(k)) {
+    for system in System::ALL {
+        for other in System::ALL {
+            for key in other.keys().iter().filter(|k| !system.keys().contains(k)) {
                 let case = format!(
                     "[[case]]\nsystem = \"{system}\"\n{}{key} = 1\n",
                     minimal(system)
@@ -204,7 +197,7 @@ fn a_key_of_another_system_is_refused_everywhere() {
                     &format!("s.toml:{line}:1: unknown key `{key}` for system \"{system}\""),
                     &["allowed:"],
                 );
-                assert_belongs_to(&error(&case), other);
+                assert_belongs_to(&error(&case), other.name());
                 let table = format!(
                     "[{system}]\n{key} = 1\n[[case]]\nsystem = \"{system}\"\n{}",
                     minimal(system)
@@ -214,7 +207,7 @@ fn a_key_of_another_system_is_refused_everywhere() {
                     &format!("s.toml:2:1: unknown key `{key}` in [{system}]"),
                     &["allowed:"],
                 );
-                assert_belongs_to(&error(&table), other);
+                assert_belongs_to(&error(&table), other.name());
             }
         }
     }

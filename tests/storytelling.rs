@@ -10,20 +10,18 @@ use serde_json::Value;
 use oddsmith::distribution::Evaluation;
 use oddsmith::engine::exact::Budget;
 use oddsmith::engine::monte_carlo::McSettings;
-use oddsmith::options::{KeyStyle, Options, RawItem, RawValue};
+use oddsmith::options::{KeyStyle, RawItem, RawValue};
 use oddsmith::stats;
-use oddsmith::systems::{self, storytelling, SystemCase};
+use oddsmith::systems::{storytelling, System, SystemCase};
 
 fn case(pairs: &[(&str, RawValue)]) -> Box<dyn SystemCase> {
     let entries = pairs
         .iter()
         .map(|(k, v)| (k.to_string(), RawItem::new(v.clone())))
         .collect();
-    systems::resolve(
-        "storytelling",
-        Options::new("storytelling", KeyStyle::Toml, entries),
-    )
-    .unwrap()
+    System::Storytelling
+        .resolve(System::Storytelling.options(KeyStyle::Toml, entries))
+        .unwrap()
 }
 
 fn int(v: i64) -> RawValue {

@@ -106,7 +106,7 @@ pub fn metrics(report: &Report) -> anyhow::Result<Vec<u8>> {
             let ci = result.ci95.get(i).copied().flatten();
             writer.write_record([
                 result.case.as_str(),
-                result.system,
+                result.system.name(),
                 result.method.name(),
                 metric.name.as_str(),
                 &metric.value.map(number).unwrap_or_default(),

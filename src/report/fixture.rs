@@ -37,7 +37,7 @@ pub fn report() -> Report {
     };
     let exact = CaseResult {
         case: "d8 d6 vs 2d6".into(),
-        system: "cortex",
+        system: System::Cortex,
         inputs: inputs.clone(),
         method: MethodUsed::Exact,
         trials: None,
@@ -59,11 +59,13 @@ pub fn report() -> Report {
         ..exact.clone()
     };
     Report {
+        kind: ReportKind::Cases,
         name: "fixture".into(),
         description: None,
         seed: 1,
         trials: 100,
         results: vec![exact, mc],
+        balances: Vec::new(),
     }
 }
 
@@ -72,11 +74,13 @@ pub const MC_TRIALS: u64 = 4_000;
 
 fn wrap(name: &str, results: Vec<CaseResult>) -> Report {
     Report {
+        kind: ReportKind::Cases,
         name: name.into(),
         description: Some(format!("fixture report for {name}")),
         seed: 7,
         trials: MC_TRIALS,
         results,
+        balances: Vec::new(),
     }
 }
 
@@ -84,7 +88,7 @@ fn wrap(name: &str, results: Vec<CaseResult>) -> Report {
 /// stats layer as the app computes them.
 fn result(
     case: &str,
-    system: &'static str,
+    system: System,
     inputs: Value,
     metrics: Vec<Metric>,
     rows: Vec<DistRow>,
@@ -146,7 +150,7 @@ pub fn cortex(mc: bool, extras: bool) -> Report {
     }
     let scenario = crate::scenario::parse(&text, "fixture.toml", "cortex-fixture")
         .expect("the fixture scenario is valid");
-    let settings = crate::app::Settings {
+    let settings = crate::commands::evaluate::Settings {
         trials: MC_TRIALS,
         seed: 7,
         threads: 1,
@@ -161,7 +165,10 @@ pub fn cortex(mc: bool, extras: bool) -> Report {
     let cancel = AtomicBool::new(false);
     let mut results = Vec::new();
     for case in &scenario.cases {
-        results.extend(crate::app::evaluate_case(case, &settings, &cancel).expect("fixture case"));
+        results.extend(
+            crate::commands::evaluate::evaluate_case(case, &settings, &cancel)
+                .expect("fixture case"),
+        );
     }
     wrap("cortex-fixture", results)
 }
@@ -248,7 +255,14 @@ pub fn storytelling(mc: bool) -> Report {
                 "dice": dice, "modifier": 0, "target": 8, "again": again, "rote": rote,
                 "chance_die_explodes": true, "need": 1, "exceptional": 5,
             });
-            results.push(result(&name, "storytelling", inputs, metrics, rows, mc));
+            results.push(result(
+                &name,
+                System::Storytelling,
+                inputs,
+                metrics,
+                rows,
+                mc,
+            ));
         }
     }
     wrap("storytelling-fixture", results)
@@ -303,7 +317,7 @@ pub fn advantage(mc: bool) -> Report {
                 inputs["threshold"] = json!(3);
             }
             let name = format!("die={die}, policy={policy}");
-            results.push(result(&name, "advantage", inputs, metrics, rows, mc));
+            results.push(result(&name, System::Advantage, inputs, metrics, rows, mc));
         }
     }
     wrap("advantage-fixture", results)
@@ -376,7 +390,14 @@ pub fn scene(mc: bool) -> Report {
             "keep": 2, "ties": "reaction", "heroic_step": 5,
         });
         let name = format!("doom={doom}, end_at_2d12={ends}");
-        results.push(result(&name, "cortex-scene", inputs, metrics, rows, mc));
+        results.push(result(
+            &name,
+            System::CortexScene,
+            inputs,
+            metrics,
+            rows,
+            mc,
+        ));
     }
     wrap("scene-fixture", results)
 }

@@ -9,6 +9,7 @@ use serde_json::Value as Json;
 
 use super::chart::{self, input_text, thousands};
 use super::{MethodUsed, Report};
+use crate::systems::System;
 
 /// One scenario's entry.
 pub struct IndexEntry<'a> {
@@ -54,7 +55,7 @@ fn html_escape(text: &str) -> String {
 
 /// Per system in the report: the inputs held at one value and the swept ones.
 fn rule_lines(report: &Report) -> Vec<String> {
-    let mut systems: Vec<&str> = Vec::new();
+    let mut systems: Vec<System> = Vec::new();
     for r in &report.results {
         if !systems.contains(&r.system) {
             systems.push(r.system);

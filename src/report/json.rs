@@ -1,10 +1,11 @@
-//! The JSON output of SPEC 8: `{ tool, version, results: [...] }`, and the
+//! The JSON output of SPEC 8: `{ tool, version, results: [...] }` (with
+//! `balance: [...]` when the run answered balances, SPEC 6), and the
 //! `run.json` of a report folder, which adds the run's seed, trials, the
 //! generator's name, the block size and each exact case's truncated mass.
 
 use serde_json::{json, Map, Value};
 
-use super::{MethodUsed, Report};
+use super::{balance, MethodUsed, Report, ReportKind};
 use crate::engine::monte_carlo::BLOCK_SIZE;
 use crate::engine::rng::RNG_NAME;
 
@@ -79,7 +80,12 @@ pub fn report_json(report: &Report, run_json: bool) -> Value {
             Value::Object(o)
         })
         .collect();
-    top.insert("results".into(), Value::Array(results));
+    if report.kind == ReportKind::Cases {
+        top.insert("results".into(), Value::Array(results));
+    }
+    if report.shows_balances() {
+        top.insert("balance".into(), balance::to_json(&report.balances));
+    }
     Value::Object(top)
 }
 

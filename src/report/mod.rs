@@ -1,8 +1,11 @@
-//! Reports: the results of a run, built once as a [`Report`] value, and the
-//! writers that turn it into bytes (JSON, CSV, the aligned table). Writers
-//! never touch files; [`write_atomic`] is the one function that does, writing
-//! a temporary file and renaming it so a file is whole or absent.
+//! Reports: everything a run produced (evaluated cases and balance answers),
+//! built once as a [`Report`] value, and the writers that turn it into bytes
+//! (JSON, CSV, the aligned table, charts). [`render`] is what stdout shows,
+//! [`folder_files`] what a report folder holds; both read the same report.
+//! Writers never touch files; [`write_atomic`] is the one function that
+//! does, writing a temporary file and renaming it so a file is whole or absent.
 
+pub mod balance;
 pub mod chart;
 pub mod csv;
 pub mod index;
@@ -14,7 +17,9 @@ use std::path::Path;
 use anyhow::Context;
 use serde_json::{Map, Value};
 
+use crate::balance::BalanceResult;
 use crate::distribution::Evaluation;
+use crate::systems::System;
 
 /// Which engine produced a result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,7 +41,7 @@ impl MethodUsed {
 #[derive(Debug, Clone)]
 pub struct CaseResult {
     pub case: String,
-    pub system: &'static str,
+    pub system: System,
     pub inputs: Map<String, Value>,
     pub method: MethodUsed,
     pub trials: Option<u64>,
@@ -48,14 +53,83 @@ pub struct CaseResult {
     pub z_vs_exact: Option<Vec<Option<f64>>>,
 }
 
+/// What a run was asked: cases (a scenario or a quick command, whose
+/// output always carries its `results`, even none), or balance questions
+/// alone (`oddsmith balance`, whose JSON is SPEC 6's `{ tool, version,
+/// balance }`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportKind {
+    Cases,
+    BalanceOnly,
+}
+
 /// Everything a run found, ready for the writers.
 #[derive(Debug, Clone)]
 pub struct Report {
+    pub kind: ReportKind,
     pub name: String,
     pub description: Option<String>,
     pub seed: u64,
     pub trials: u64,
     pub results: Vec<CaseResult>,
+    /// `[[balance]]` answers (SPEC 6), exact whatever the method.
+    pub balances: Vec<BalanceResult>,
+}
+
+impl Report {
+    /// Whether the output has a section for balance answers.
+    pub fn shows_balances(&self) -> bool {
+        self.kind == ReportKind::BalanceOnly || !self.balances.is_empty()
+    }
+}
+
+/// What stdout carries (SPEC 8, `--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// The aligned table for people.
+    Table,
+    /// The summary table as CSV.
+    Csv,
+    /// One JSON object.
+    Json,
+}
+
+/// The report as stdout shows it. Cases and balances each have their
+/// table; when a run has both, the case table comes first, then a blank
+/// line, then the balances (in CSV too); in JSON one object holds both
+/// `results` and `balance`.
+pub fn render(report: &Report, format: Format) -> anyhow::Result<Vec<u8>> {
+    let show_cases = report.kind == ReportKind::Cases
+        && (!report.results.is_empty() || report.balances.is_empty());
+    let show_balances = report.shows_balances();
+    let gap: &[u8] = if show_cases && show_balances {
+        b"\n"
+    } else {
+        b""
+    };
+    let mut bytes = Vec::new();
+    match format {
+        Format::Table => {
+            if show_cases {
+                bytes.extend(table::render(report).into_bytes());
+            }
+            bytes.extend(gap);
+            if show_balances {
+                bytes.extend(balance::to_table(&report.balances).into_bytes());
+            }
+        }
+        Format::Csv => {
+            if show_cases {
+                bytes.extend(csv::summary(report)?);
+            }
+            bytes.extend(gap);
+            if show_balances {
+                bytes.extend(balance::to_csv(&report.balances)?);
+            }
+        }
+        Format::Json => bytes = json::to_bytes(&json::report_json(report, false)),
+    }
+    Ok(bytes)
 }
 
 /// Formats a number in the shortest form that reads back to the same f64.
@@ -118,6 +192,9 @@ pub fn folder_files(report: &Report, charts: bool) -> anyhow::Result<Vec<(String
     if charts {
         files.extend(chart::files(report)?);
     }
+    if report.shows_balances() {
+        files.push(("balance.csv".into(), balance::to_csv(&report.balances)?));
+    }
     Ok(files)
 }
 
@@ -127,7 +204,7 @@ pub fn folder_files(report: &Report, charts: bool) -> anyhow::Result<Vec<(String
 /// that disagree with its tables. Only in a folder oddsmith wrote before (it
 /// had `run.json`), and only files named like oddsmith's charts
 /// (`<system>-....png|svg`), so pointing `--out` at a folder of one's own
-/// pictures deletes nothing of theirs.
+/// pictures deletes nothing of theirs ([`chart::is_chart_file`]).
 pub fn write_folder(
     dir: &Path,
     files: &[(String, Vec<u8>)],
@@ -144,11 +221,7 @@ pub fn write_folder(
             .with_context(|| format!("cannot list the report folder {}", dir.display()))?;
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            let is_chart = (name.ends_with(".png") || name.ends_with(".svg"))
-                && crate::systems::system_names()
-                    .iter()
-                    .any(|system| name.starts_with(&format!("{system}-")));
-            if is_chart && !files.iter().any(|(f, _)| *f == name) {
+            if chart::is_chart_file(&name) && !files.iter().any(|(f, _)| *f == name) {
                 std::fs::remove_file(entry.path())
                     .with_context(|| format!("cannot remove the old chart {name}"))?;
             }

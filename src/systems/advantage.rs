@@ -18,7 +18,7 @@ use crate::distribution::{DistRow, Evaluation, Hist, Metric, Spread};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
 use crate::engine::rng::DiceRng;
-use crate::options::{KeyStyle, OptionError, Options, RawItem, RawValue};
+use crate::options::{KeyStyle, OptionError, Options, RawValue};
 
 use super::SystemCase;
 
@@ -195,33 +195,6 @@ fn gain_key(options: &Options, tier: &str) -> String {
         KeyStyle::Toml => format!("`gain_on.{tier}`"),
         KeyStyle::Flag => format!("`--gain-on` {tier}"),
     }
-}
-
-/// Turns the `--gain-on miss=1,weak=0` flag into the same table a scenario's
-/// `gain_on = { miss = 1, weak = 0 }` gives, so one validator reads both.
-pub fn gain_on_flag(text: &str) -> Result<RawValue, String> {
-    let usage =
-        "`--gain-on` takes tier=gain pairs separated by commas, such as miss=1,weak=0,strong=0";
-    let mut entries: Vec<(String, RawItem)> = Vec::new();
-    for part in text.split(',') {
-        let Some((tier, value)) = part.split_once('=') else {
-            return Err(format!("{usage}; \"{}\" has no `=`", part.trim()));
-        };
-        let tier = tier.trim().to_string();
-        let value = value.trim();
-        if entries.iter().any(|(t, _)| *t == tier) {
-            return Err(format!("{usage}; `{tier}` is given twice"));
-        }
-        let raw = if let Ok(i) = value.parse::<i64>() {
-            RawValue::Int(i)
-        } else if let Ok(x) = value.parse::<f64>() {
-            RawValue::Float(x)
-        } else {
-            RawValue::Str(value.to_string())
-        };
-        entries.push((tier, RawItem::new(raw)));
-    }
-    Ok(RawValue::Table(entries))
 }
 
 impl AdvantageCase {
@@ -769,8 +742,8 @@ impl Sampler for AdvantageSampler<'_> {
 }
 
 impl SystemCase for AdvantageCase {
-    fn system(&self) -> &'static str {
-        "advantage"
+    fn system(&self) -> super::System {
+        super::System::Advantage
     }
 
     fn inputs(&self) -> Map<String, Value> {
@@ -1017,17 +990,5 @@ mod tests {
         assert_eq!(rows[0].variable, "tier_roll_1");
         assert_eq!(rows[20].variable, "tier_roll_7");
         assert_eq!(rows[20].outcome, "strong");
-    }
-
-    #[test]
-    fn the_gain_on_flag_becomes_a_table() {
-        let RawValue::Table(entries) = gain_on_flag("miss=1, strong=2").unwrap() else {
-            panic!("not a table");
-        };
-        assert_eq!(entries[0].0, "miss");
-        assert_eq!(entries[0].1.value, RawValue::Int(1));
-        assert_eq!(entries[1].0, "strong");
-        assert!(gain_on_flag("miss").is_err());
-        assert!(gain_on_flag("miss=1,miss=2").is_err());
     }
 }

@@ -1114,8 +1114,8 @@ impl CortexCase {
 }
 
 impl SystemCase for CortexCase {
-    fn system(&self) -> &'static str {
-        "cortex"
+    fn system(&self) -> super::System {
+        super::System::Cortex
     }
 
     fn inputs(&self) -> Map<String, Value> {

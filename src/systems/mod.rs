@@ -17,12 +17,12 @@ use serde_json::{Map, Value};
 use crate::distribution::Evaluation;
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
-use crate::options::{OptionError, Options};
+use crate::options::{Entries, KeyStyle, OptionError, Options};
 
 /// One resolved case of some system, ready to evaluate.
 pub trait SystemCase: Send + Sync + std::fmt::Debug {
-    /// The `system` name as written in scenarios and output.
-    fn system(&self) -> &'static str;
+    /// The system this is a case of.
+    fn system(&self) -> System;
     /// Every resolved option, defaults included, in a stable order; options
     /// that do not apply are left out (SPEC 8, `inputs`).
     fn inputs(&self) -> Map<String, Value>;
@@ -44,75 +44,134 @@ pub struct Case {
     pub spec: Box<dyn SystemCase>,
 }
 
-/// Every system: its name and the keys a case of it accepts.
-pub const SYSTEMS: &[(&str, &[&str])] = &[
-    ("cortex", cortex::KEYS),
-    ("cortex-scene", scene::KEYS),
-    ("storytelling", storytelling::KEYS),
-    ("advantage", advantage::KEYS),
-];
+/// Every dice system oddsmith knows: the one registry. Each per-system
+/// `match` below is exhaustive, so adding a variant makes the compiler list
+/// what a new system must say (its name, keys, defaults tables, naming keys,
+/// how a case resolves), and likewise for the chart builders
+/// (`report::chart::charts`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum System {
+    /// One Cortex Plus roll (SPEC 2).
+    Cortex,
+    /// A doom-pool scene of several Cortex actions (SPEC 5).
+    CortexScene,
+    /// One Storytelling d10 pool (SPEC 3).
+    Storytelling,
+    /// 2d6 + stat encounters with an advantage die (SPEC 4).
+    Advantage,
+}
 
-/// The systems that accept `key`, for "it belongs to ..." hints.
+impl System {
+    /// Every system, in the order "allowed:" messages list them.
+    pub const ALL: [System; 4] = [
+        System::Cortex,
+        System::CortexScene,
+        System::Storytelling,
+        System::Advantage,
+    ];
+
+    /// The `system` name as written in scenarios, defaults tables (`[cortex]`),
+    /// chart file names and output.
+    pub fn name(self) -> &'static str {
+        match self {
+            System::Cortex => "cortex",
+            System::CortexScene => "cortex-scene",
+            System::Storytelling => "storytelling",
+            System::Advantage => "advantage",
+        }
+    }
+
+    /// The system called `name`, or a message naming every allowed one.
+    pub fn from_name(name: &str) -> Result<System, String> {
+        System::ALL
+            .into_iter()
+            .find(|system| system.name() == name)
+            .ok_or_else(|| {
+                format!(
+                    "unknown system \"{name}\"; allowed: {}",
+                    System::ALL
+                        .iter()
+                        .map(|s| format!("\"{s}\""))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })
+    }
+
+    /// The keys a case of this system accepts.
+    pub fn keys(self) -> &'static [&'static str] {
+        match self {
+            System::Cortex => cortex::KEYS,
+            System::CortexScene => scene::KEYS,
+            System::Storytelling => storytelling::KEYS,
+            System::Advantage => advantage::KEYS,
+        }
+    }
+
+    /// The defaults tables a case of this system reads, lowest precedence
+    /// first: a scene reads `[cortex]` for its roll rules (SPEC 7).
+    pub fn defaults_tables(self) -> &'static [System] {
+        match self {
+            System::Cortex => &[System::Cortex],
+            System::CortexScene => &[System::Cortex, System::CortexScene],
+            System::Storytelling => &[System::Storytelling],
+            System::Advantage => &[System::Advantage],
+        }
+    }
+
+    /// The keys that name a case when none is given (quick commands and
+    /// unnamed `[[case]]`s), as a sweep over them would.
+    pub fn main_keys(self) -> &'static [&'static str] {
+        match self {
+            System::Cortex => &["pool", "vs", "difficulty"],
+            System::CortexScene => &["pool", "doom", "actions"],
+            System::Storytelling => &["dice", "modifier"],
+            System::Advantage => &["die", "stat", "rolls", "policy", "threshold"],
+        }
+    }
+
+    /// Resolves a case of this system from its options.
+    pub fn resolve(self, options: Options) -> Result<Box<dyn SystemCase>, OptionError> {
+        Ok(match self {
+            System::Cortex => Box::new(cortex::CortexCase::from_options(options)?),
+            System::CortexScene => Box::new(scene::SceneCase::from_options(options)?),
+            System::Storytelling => {
+                Box::new(storytelling::StorytellingCase::from_options(options)?)
+            }
+            System::Advantage => Box::new(advantage::AdvantageCase::from_options(options)?),
+        })
+    }
+
+    /// Options for a case of this system, whose unknown-key errors name the
+    /// other systems a stray key belongs to.
+    pub fn options(self, style: KeyStyle, entries: Entries) -> Options {
+        Options::new(self.name(), style, entries).with_key_owners(systems_with_key)
+    }
+}
+
+impl std::fmt::Display for System {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl serde::Serialize for System {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+/// A compile-time guard: a new variant fails to compile here until it is
+/// matched, which is the reminder to list it in [`System::ALL`] too.
+const _: () = match System::Cortex {
+    System::Cortex | System::CortexScene | System::Storytelling | System::Advantage => {}
+};
+
+/// The names of the systems that accept `key`, for "it belongs to ..." hints.
 pub fn systems_with_key(key: &str) -> Vec<&'static str> {
-    SYSTEMS
-        .iter()
-        .filter(|(_, keys)| keys.contains(&key))
-        .map(|(name, _)| *name)
+    System::ALL
+        .into_iter()
+        .filter(|system| system.keys().contains(&key))
+        .map(System::name)
         .collect()
-}
-
-/// The keys a case of `system` accepts (empty for an unknown system).
-pub fn keys_of(system: &str) -> &'static [&'static str] {
-    SYSTEMS
-        .iter()
-        .find(|(name, _)| *name == system)
-        .map_or(&[], |(_, keys)| keys)
-}
-
-/// The defaults tables a case of `system` reads, lowest precedence first.
-pub fn defaults_tables(system: &str) -> Vec<&'static str> {
-    match system {
-        "cortex" => vec!["cortex"],
-        "cortex-scene" => vec!["cortex", "cortex-scene"],
-        "advantage" => vec!["advantage"],
-        "storytelling" => vec!["storytelling"],
-        _ => vec![],
-    }
-}
-
-/// The keys that name a case of `system` when none is given (quick
-/// commands and unnamed `[[case]]`s), as a sweep over them would.
-pub fn main_keys(system: &str) -> &'static [&'static str] {
-    match system {
-        "cortex" => &["pool", "vs", "difficulty"],
-        "cortex-scene" => &["pool", "doom", "actions"],
-        "advantage" => &["die", "stat", "rolls", "policy", "threshold"],
-        "storytelling" => &["dice", "modifier"],
-        _ => &[],
-    }
-}
-
-/// The names of every system, for "allowed:" messages.
-pub fn system_names() -> Vec<&'static str> {
-    SYSTEMS.iter().map(|(name, _)| *name).collect()
-}
-
-/// Resolves a case of `system` from its options.
-pub fn resolve(system: &str, options: Options) -> Result<Box<dyn SystemCase>, OptionError> {
-    match system {
-        "cortex" => Ok(Box::new(cortex::CortexCase::from_options(options)?)),
-        "cortex-scene" => Ok(Box::new(scene::SceneCase::from_options(options)?)),
-        "advantage" => Ok(Box::new(advantage::AdvantageCase::from_options(options)?)),
-        "storytelling" => Ok(Box::new(storytelling::StorytellingCase::from_options(
-            options,
-        )?)),
-        other => Err(options.case_error(format!(
-            "unknown system \"{other}\"; allowed: {}",
-            system_names()
-                .iter()
-                .map(|s| format!("\"{s}\""))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
-    }
 }

@@ -704,8 +704,8 @@ impl Sampler for SceneSampler<'_> {
 }
 
 impl SystemCase for SceneCase {
-    fn system(&self) -> &'static str {
-        "cortex-scene"
+    fn system(&self) -> super::System {
+        super::System::CortexScene
     }
 
     fn inputs(&self) -> Map<String, Value> {
@@ -956,7 +956,9 @@ mod tests {
                 .into_iter()
                 .map(|(k, v)| (k.to_string(), RawItem::new(v)))
                 .collect();
-            SceneCase::from_options(Options::new("cortex-scene", KeyStyle::Flag, entries))
+            SceneCase::from_options(
+                crate::systems::System::CortexScene.options(KeyStyle::Flag, entries),
+            )
         };
         let pool = || ("pool", RawValue::Str("d8 d6".into()));
         let ok = build(vec![pool()]).unwrap();

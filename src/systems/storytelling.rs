@@ -14,12 +14,10 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::cli::StorytellingArgs;
 use crate::distribution::{hist_rows, DistRow, Evaluation, Hist, Metric, Spread};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
 use crate::engine::rng::{DiceRng, DieRoller};
-use crate::errors::input_error;
 use crate::options::{OptionError, Options, RawValue};
 
 use super::SystemCase;
@@ -544,8 +542,8 @@ impl Sampler for StSampler {
 }
 
 impl SystemCase for StorytellingCase {
-    fn system(&self) -> &'static str {
-        "storytelling"
+    fn system(&self) -> super::System {
+        super::System::Storytelling
     }
 
     fn inputs(&self) -> Map<String, Value> {
@@ -580,37 +578,6 @@ impl SystemCase for StorytellingCase {
     fn monte_carlo(&self, settings: &McSettings<'_>) -> Result<Evaluation, Interrupted> {
         Ok(self.evaluation(&self.monte_carlo_hists(settings)?, None))
     }
-}
-
-/// The quick command's flags as scenario keys (SPEC 8). `DICE` is read here
-/// so a bad count is named as the positional argument it is.
-pub fn quick_flags(
-    args: &StorytellingArgs,
-) -> anyhow::Result<Vec<(&'static str, Option<RawValue>)>> {
-    let allowed =
-        format!("DICE must be a whole number from 0 to {MAX_DICE} (the d10s before the modifier)");
-    let dice = match args.dice.trim().parse::<i64>() {
-        Ok(n) if (0..=MAX_DICE).contains(&n) => n,
-        Ok(n) if n < 0 => {
-            return Err(input_error(format!(
-                "{allowed}, not {n}; a penalty goes in --modifier={n}"
-            )))
-        }
-        _ => return Err(input_error(format!("{allowed}, not \"{}\"", args.dice))),
-    };
-    Ok(vec![
-        ("dice", Some(RawValue::Int(dice))),
-        ("modifier", args.modifier.map(RawValue::Int)),
-        ("target", args.target.map(RawValue::Int)),
-        ("again", args.again.map(RawValue::Int)),
-        ("rote", args.rote.map(RawValue::Bool)),
-        ("need", args.need.map(RawValue::Int)),
-        ("exceptional", args.exceptional.map(RawValue::Int)),
-        (
-            "chance_die_explodes",
-            args.chance_die_explodes.map(RawValue::Bool),
-        ),
-    ])
 }
 
 #[cfg(test)]

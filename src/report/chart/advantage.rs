@@ -14,9 +14,10 @@ use super::model::{
 };
 use super::{
     fit, fixed_rules_note, input, input_int, label_of, method_note, metric_value, partial_keys,
-    priority, varying_keys,
+    priority, stem, varying_keys,
 };
 use crate::report::CaseResult;
+use crate::systems::System;
 
 pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
     let usable: Vec<&CaseResult> = results
@@ -174,7 +175,7 @@ fn tiers(results: &[&CaseResult]) -> Chart {
         _ => 3,
     };
     let mut chart = Chart {
-        stem: "advantage-tiers".into(),
+        stem: stem(System::Advantage, "tiers"),
         title: "Miss, weak hit and strong hit with the advantage die".into(),
         notes: Vec::new(),
         legend: bar_legend(&tier_series()),
@@ -224,7 +225,7 @@ fn miss_to_strong(results: &[&CaseResult]) -> Option<Chart> {
         return None;
     }
     let mut chart = Chart::single(
-        "advantage-miss-to-strong",
+        &stem(System::Advantage, "miss-to-strong"),
         "Misses the advantage die turns into strong hits",
         Plot::Lines(Lines {
             series: series.clone(),

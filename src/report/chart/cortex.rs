@@ -8,9 +8,10 @@ use super::model::{
     MIN_HEIGHT, MIN_WIDTH, PALETTE,
 };
 use super::{
-    fixed_rules_note, input, label_of, method_note, metric, metric_value, share, varying_keys,
+    fixed_rules_note, input, label_of, method_note, metric, metric_value, share, stem, varying_keys,
 };
 use crate::report::CaseResult;
+use crate::systems::System;
 
 /// The effect die sizes of SPEC 2, smallest first.
 const SIZES: [&str; 5] = ["d4", "d6", "d8", "d10", "d12"];
@@ -83,7 +84,7 @@ fn heatmap(results: &[&CaseResult]) -> Option<Chart> {
         _ => "Opposition (a rolled pool or a fixed difficulty)",
     };
     let mut chart = Chart::single(
-        "cortex-p-success",
+        &stem(System::Cortex, "p-success"),
         "Chance the hero's action succeeds",
         Plot::Heatmap(Heatmap {
             rows: rows.clone(),
@@ -194,7 +195,7 @@ fn win_effect(results: &[&CaseResult]) -> Option<Chart> {
     }
     let n = categories.len() as u32;
     let mut chart = stacked_shares(
-        "cortex-effect-die",
+        &stem(System::Cortex, "effect-die"),
         "Failure, or the effect die on a success",
         categories,
         series,
@@ -259,7 +260,7 @@ fn pool_effect(results: &[&CaseResult]) -> Option<Chart> {
     }
     let n = categories.len() as u32;
     let mut chart = stacked_shares(
-        "cortex-pool-effect",
+        &stem(System::Cortex, "pool-effect"),
         "Effect die left after the total dice are chosen",
         categories,
         series,
@@ -352,7 +353,7 @@ fn hitches(results: &[&CaseResult]) -> Option<Chart> {
     }
     let rows = pools.len().max(reacting.len()) as u32;
     let mut chart = Chart {
-        stem: "cortex-hitches".into(),
+        stem: stem(System::Cortex, "hitches"),
         title: "Hitches and botches".into(),
         notes: vec![
             "A hitch in the opposing pool is the player's opportunity; a botch leaves the action with total 0.".into(),

@@ -4,8 +4,10 @@
 //! rows and 95% intervals, so the charts work for any report that follows
 //! the SPEC's names, whichever engine produced it.
 //!
-//! A system plugs in by adding a builder module and one arm to
-//! [`charts`]; results of a system without one simply get no charts.
+//! Every system has one arm in [`charts`] (the `match` is exhaustive, so a
+//! new system is flagged here); a system without charts returns none. Chart
+//! files are named `<system>-<what>` ([`stem`]), which is how a report
+//! folder's old charts are recognised ([`is_chart_file`]).
 //!
 //! Which result a chart draws for a case: the exact one when there is one
 //! (with `--method both` a case appears twice), else the Monte Carlo one,
@@ -23,12 +25,13 @@ use serde_json::Value as Json;
 
 use super::{CaseResult, MethodUsed, Report};
 use crate::stats;
+use crate::systems::System;
 pub use model::Chart;
 
 /// Every chart of the report, in a fixed order: systems as they first
 /// appear in the report, each system's charts in its builder's order.
 pub fn charts(report: &Report) -> Vec<Chart> {
-    let mut systems: Vec<&str> = Vec::new();
+    let mut systems: Vec<System> = Vec::new();
     for r in &report.results {
         if !systems.contains(&r.system) {
             systems.push(r.system);
@@ -37,15 +40,33 @@ pub fn charts(report: &Report) -> Vec<Chart> {
     let mut out = Vec::new();
     for system in systems {
         let results = chosen(report, system);
-        match system {
-            "cortex" => out.extend(cortex::charts(&results)),
-            "storytelling" => out.extend(storytelling::charts(&results)),
-            "advantage" => out.extend(advantage::charts(&results)),
-            "cortex-scene" => out.extend(scene::charts(&results)),
-            _ => {}
-        }
+        out.extend(match system {
+            System::Cortex => cortex::charts(&results),
+            System::CortexScene => scene::charts(&results),
+            System::Storytelling => storytelling::charts(&results),
+            System::Advantage => advantage::charts(&results),
+        });
     }
     out
+}
+
+/// A chart's file stem: the system's name, then what the chart shows.
+pub fn stem(system: System, what: &str) -> String {
+    format!("{}-{what}", system.name())
+}
+
+/// Whether a file in a report folder is one of oddsmith's charts: a PNG or
+/// SVG named after a system ([`stem`]).
+pub fn is_chart_file(name: &str) -> bool {
+    let Some(stem) = name
+        .strip_suffix(".png")
+        .or_else(|| name.strip_suffix(".svg"))
+    else {
+        return false;
+    };
+    System::ALL
+        .iter()
+        .any(|system| stem.starts_with(&format!("{}-", system.name())))
 }
 
 /// The chart files of a report: `<stem>.png` and `<stem>.svg` per chart.
@@ -63,7 +84,7 @@ pub fn files(report: &Report) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
 
 /// Per case of `system`, in report order: the exact result if there is one,
 /// else the Monte Carlo one.
-pub fn chosen<'a>(report: &'a Report, system: &str) -> Vec<&'a CaseResult> {
+pub fn chosen(report: &Report, system: System) -> Vec<&CaseResult> {
     let mut out: Vec<&CaseResult> = Vec::new();
     for r in report.results.iter().filter(|r| r.system == system) {
         match out.iter_mut().find(|o| o.case == r.case) {

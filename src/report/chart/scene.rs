@@ -9,9 +9,10 @@ use super::model::{
 };
 use super::{
     distribution, fit, fixed_rules_note, label_of, method_note, metric_value, priority, share,
-    varying_keys,
+    stem, varying_keys,
 };
 use crate::report::CaseResult;
+use crate::systems::System;
 
 /// Outcomes shown per final-doom panel; the rest are gathered as "other".
 const TOP_OUTCOMES: usize = 10;
@@ -162,7 +163,7 @@ fn by_action(results: &[&CaseResult]) -> Option<Chart> {
     legend.sort_by_key(|l| l.marker);
     let columns = columns_for(panels.len());
     let mut chart = Chart {
-        stem: "cortex-scene-success-by-action".into(),
+        stem: stem(System::CortexScene, "success-by-action"),
         title: "Success chance of each action as the doom pool grows".into(),
         notes: Vec::new(),
         legend,
@@ -293,7 +294,7 @@ fn final_doom(results: &[&CaseResult]) -> Option<Chart> {
     }
     let columns = if panels.len() == 1 { 1 } else { 2 };
     let mut chart = Chart {
-        stem: "cortex-scene-final-doom".into(),
+        stem: stem(System::CortexScene, "final-doom"),
         title: "Doom pool at the end of the scene".into(),
         notes: Vec::new(),
         legend: bar_legend(&[]),

@@ -9,9 +9,10 @@ use super::model::{
     Point, MIN_HEIGHT, MIN_WIDTH,
 };
 use super::{
-    distribution, fixed_rules_note, input_int, input_text, method_note, share, varying_keys,
+    distribution, fixed_rules_note, input_int, input_text, method_note, share, stem, varying_keys,
 };
 use crate::report::CaseResult;
+use crate::systems::System;
 
 /// The k of the P(at least k) panels: the columns of the published
 /// 10-again tables (REFERENCE.md), 5 being the default exceptional success.
@@ -151,7 +152,7 @@ fn at_least(results: &[&CaseResult]) -> Chart {
         });
     }
     let mut chart = Chart {
-        stem: "storytelling-at-least-k".into(),
+        stem: stem(System::Storytelling, "at-least-k"),
         title: "Chance of at least k successes by pool size".into(),
         notes: Vec::new(),
         legend,
@@ -242,7 +243,7 @@ fn distributions(results: &[&CaseResult]) -> Chart {
         })
         .collect();
     let mut chart = Chart::single(
-        "storytelling-successes",
+        &stem(System::Storytelling, "successes"),
         "How many successes a roll scores",
         Plot::Bars(Bars {
             horizontal: false,

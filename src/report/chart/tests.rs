@@ -440,18 +440,26 @@ fn both_methods_chart_the_exact_result() {
     let mut report = fixture::cortex(false, false);
     let mc = fixture::cortex(true, false);
     report.results.extend(mc.results);
-    let chosen = chosen(&report, "cortex");
+    let chosen = chosen(&report, System::Cortex);
     assert_eq!(chosen.len(), 12);
     assert!(chosen.iter().all(|r| r.method == MethodUsed::Exact));
 }
 
 #[test]
-fn unknown_systems_get_no_charts() {
-    let mut report = fixture::report();
-    for r in &mut report.results {
-        r.system = "somebody-elses";
+fn old_charts_are_recognised_by_their_system_prefix() {
+    for report in all_fixture_reports() {
+        for (name, _) in files(&report).unwrap() {
+            assert!(is_chart_file(&name), "{name}");
+        }
     }
-    assert!(charts(&report).is_empty());
+    for other in [
+        "photo.png",
+        "cortex.png",
+        "cortex-p-success.csv",
+        "run.json",
+    ] {
+        assert!(!is_chart_file(other), "{other}");
+    }
 }
 
 /// Writes every fixture chart to `target/chart-review/` for a person to

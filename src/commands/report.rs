@@ -1,4 +1,4 @@
-//! `oddsmith report [scenarios/] [--out reports/]` (SPEC 8, issue 6): runs
+//! `oddsmith report [scenarios/] [--out reports/]` (SPEC 8): runs
 //! every scenario file of a folder into `<out>/<scenario name>/` and writes
 //! `<out>/index.md` and `<out>/index.html` linking each folder's tables and
 //! embedding its charts.
@@ -14,8 +14,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
 
-use crate::app::{evaluate_case, Settings};
-use crate::cli::{CommonArgs, ReportArgs};
+use super::evaluate::{evaluate_scenario, Settings};
+use crate::cli::{CommonArgs, MethodArg, ReportArgs};
 use crate::engine::monte_carlo::Interrupted;
 use crate::errors::input_error;
 use crate::report::index::{self, IndexEntry};
@@ -58,12 +58,12 @@ fn command_line(args: &ReportArgs) -> String {
     if let Some(s) = args.seed {
         parts.push(format!("--seed {s}"));
     }
-    if args.method != crate::cli::MethodArg::Auto {
+    if args.method != MethodArg::Auto {
         let method = match args.method {
-            crate::cli::MethodArg::Auto => "auto",
-            crate::cli::MethodArg::Exact => "exact",
-            crate::cli::MethodArg::Mc => "mc",
-            crate::cli::MethodArg::Both => "both",
+            MethodArg::Auto => "auto",
+            MethodArg::Exact => "exact",
+            MethodArg::Mc => "mc",
+            MethodArg::Both => "both",
         };
         parts.push(format!("--method {method}"));
     }
@@ -100,8 +100,6 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         ..CommonArgs::default()
     };
     let mut reports: Vec<(PathBuf, Report)> = Vec::new();
-    // Balances are exact whatever --method says, as in `run`.
-    let mut balance_results = Vec::new();
     for (file, scenario) in &scenarios {
         let settings = Settings::resolve(&common, scenario.trials, scenario.seed)?;
         if !args.quiet {
@@ -111,39 +109,16 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
                 scenario.cases.len()
             );
         }
-        let mut results = Vec::new();
-        for case in &scenario.cases {
-            results.extend(
-                evaluate_case(case, &settings, cancel)
-                    .with_context(|| format!("scenario {}", file.display()))?,
-            );
-        }
-        let mut balances = Vec::new();
-        for spec in &scenario.balances {
-            balances.extend(spec.evaluate()?);
-        }
-        balance_results.push(balances);
-        reports.push((
-            file.clone(),
-            Report {
-                name: scenario.name.clone(),
-                description: scenario.description.clone(),
-                seed: settings.seed,
-                trials: settings.trials,
-                results,
-            },
-        ));
+        let report = evaluate_scenario(scenario, &settings, cancel)
+            .with_context(|| format!("scenario {}", file.display()))?;
+        reports.push((file.clone(), report));
     }
 
     // Everything is rendered before anything is written.
     let charts = !args.no_charts;
     let mut folders = Vec::new();
-    for ((_, report), balances) in reports.iter().zip(&balance_results) {
-        let mut files = report::folder_files(report, charts)?;
-        if !balances.is_empty() {
-            crate::app::add_balance_files(report, balances, &mut files)?;
-        }
-        folders.push(files);
+    for (_, report) in &reports {
+        folders.push(report::folder_files(report, charts)?);
     }
     let entries: Vec<IndexEntry<'_>> = reports
         .iter()

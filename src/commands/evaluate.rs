@@ -1,0 +1,173 @@
+//! Evaluation: the run settings (flags over a scenario's values over the
+//! defaults), one case by the chosen method (exact, Monte Carlo, auto or
+//! both, with intervals and distances from exact), and a whole scenario,
+//! cases and balances, into one [`Report`].
+
+use std::sync::atomic::{AtomicBool, AtomicU64};
+
+use crate::cli::{CommonArgs, FormatArg, MethodArg};
+use crate::engine::exact::{Budget, ExactError};
+use crate::engine::monte_carlo::McSettings;
+use crate::errors::input_error;
+use crate::report::{CaseResult, MethodUsed, Report, ReportKind};
+use crate::scenario::Scenario;
+use crate::stats;
+use crate::systems::Case;
+
+/// Default Monte Carlo trials per case (SPEC 7).
+pub const DEFAULT_TRIALS: u64 = 1_000_000;
+/// Default seed: runs are reproducible unless asked otherwise (SPEC 7).
+pub const DEFAULT_SEED: u64 = 1;
+
+/// Resolved run settings.
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    pub trials: u64,
+    pub seed: u64,
+    pub threads: usize,
+    pub method: MethodArg,
+    pub format: FormatArg,
+    pub quiet: bool,
+}
+
+impl Settings {
+    /// Flags over the scenario's values over the defaults.
+    pub fn resolve(
+        common: &CommonArgs,
+        trials: Option<u64>,
+        seed: Option<u64>,
+    ) -> anyhow::Result<Settings> {
+        let trials = common.trials.or(trials).unwrap_or(DEFAULT_TRIALS);
+        if trials == 0 {
+            return Err(input_error("`--trials` must be at least 1"));
+        }
+        if common.threads == Some(0) {
+            return Err(input_error(
+                "`--threads` must be at least 1 (leave it out to use every core)",
+            ));
+        }
+        Ok(Settings {
+            trials,
+            seed: common.seed.or(seed).unwrap_or(DEFAULT_SEED),
+            threads: common.threads.unwrap_or(0),
+            method: common.method,
+            format: common.format,
+            quiet: common.quiet,
+        })
+    }
+}
+
+/// Evaluates every case of a scenario with `settings`, and answers its
+/// balances, into its report. Balances are exact whatever `--method` says:
+/// each rung is one opposed roll.
+pub fn evaluate_scenario(
+    scenario: &Scenario,
+    settings: &Settings,
+    cancel: &AtomicBool,
+) -> anyhow::Result<Report> {
+    let mut results = Vec::new();
+    for case in &scenario.cases {
+        results.extend(evaluate_case(case, settings, cancel)?);
+    }
+    let mut balances = Vec::new();
+    for spec in &scenario.balances {
+        balances.extend(spec.evaluate()?);
+    }
+    Ok(Report {
+        kind: ReportKind::Cases,
+        name: scenario.name.clone(),
+        description: scenario.description.clone(),
+        seed: settings.seed,
+        trials: settings.trials,
+        results,
+        balances,
+    })
+}
+
+/// Evaluates a case by the chosen method: one result, or two with `both`.
+pub fn evaluate_case(
+    case: &Case,
+    settings: &Settings,
+    cancel: &AtomicBool,
+) -> anyhow::Result<Vec<CaseResult>> {
+    // Exact methods do not look at the flag; a run of many exact cases
+    // stops here, between them.
+    crate::interrupt::check(cancel)?;
+    let exact = || -> Result<CaseResult, ExactError> {
+        let evaluation = case.spec.exact(&mut Budget::interactive())?;
+        Ok(CaseResult {
+            case: case.name.clone(),
+            system: case.spec.system(),
+            inputs: case.spec.inputs(),
+            method: MethodUsed::Exact,
+            trials: None,
+            seed: None,
+            evaluation,
+            ci95: Vec::new(),
+            z_vs_exact: None,
+        })
+    };
+    let refuse = |e: ExactError| anyhow::Error::new(e).context(format!("case \"{}\"", case.name));
+    match settings.method {
+        MethodArg::Exact => Ok(vec![exact().map_err(refuse)?]),
+        MethodArg::Mc => Ok(vec![monte_carlo(case, settings, cancel, None)?]),
+        MethodArg::Auto => match exact() {
+            Ok(result) => Ok(vec![result]),
+            Err(_) => Ok(vec![monte_carlo(case, settings, cancel, None)?]),
+        },
+        MethodArg::Both => {
+            let exact = exact().map_err(refuse)?;
+            let mc = monte_carlo(case, settings, cancel, Some(&exact))?;
+            Ok(vec![exact, mc])
+        }
+    }
+}
+
+fn monte_carlo(
+    case: &Case,
+    settings: &Settings,
+    cancel: &AtomicBool,
+    exact: Option<&CaseResult>,
+) -> anyhow::Result<CaseResult> {
+    let counter = AtomicU64::new(0);
+    let mc_settings = McSettings {
+        trials: settings.trials,
+        seed: settings.seed,
+        threads: settings.threads,
+        cancel: Some(cancel),
+        progress: Some(&counter),
+    };
+    let evaluation = crate::progress::with_bar(
+        &case.name,
+        settings.trials,
+        crate::progress::wanted(settings.quiet),
+        &counter,
+        || case.spec.monte_carlo(&mc_settings),
+    )?;
+    let ci95 = evaluation
+        .metrics
+        .iter()
+        .map(|m| stats::interval95(m, settings.trials))
+        .collect();
+    let z_vs_exact = exact.map(|exact| {
+        evaluation
+            .metrics
+            .iter()
+            .map(|m| {
+                let e = exact.evaluation.metrics.iter().find(|e| e.name == m.name)?;
+                stats::z_vs_exact(m, e, settings.trials)
+            })
+            .collect()
+    });
+    Ok(CaseResult {
+        case: case.name.clone(),
+        system: case.spec.system(),
+        inputs: case.spec.inputs(),
+        method: MethodUsed::MonteCarlo,
+        trials: Some(settings.trials),
+        seed: Some(settings.seed),
+        evaluation,
+        ci95,
+        z_vs_exact,
+    })
+}

@@ -1,0 +1,34 @@
+//! The commands of SPEC 8. Each turns its parsed arguments into cases and
+//! settings, evaluates them into one [`crate::report::Report`] and hands it
+//! to the writers: stdout always, the report folder for `run` and `report`.
+//! This is the only layer that sees clap's types; exits and the Ctrl-C
+//! handler stay in `main.rs`.
+//!
+//! Modules: [`quick`] (one case from flags), [`balance`] (`oddsmith
+//! balance`), [`run`] (one scenario), [`report`] (a folder of scenarios and
+//! the index), all on top of [`evaluate`] (settings, methods, a scenario
+//! into a report) and [`output`] (formats, shared flags, stdout).
+
+pub mod balance;
+pub mod evaluate;
+pub mod output;
+pub mod quick;
+pub mod report;
+pub mod run;
+
+use std::sync::atomic::AtomicBool;
+
+use crate::cli::{Cli, Command};
+
+/// Runs a parsed command line. `cancel` is set by the Ctrl-C handler.
+pub fn run(cli: Cli, cancel: &AtomicBool) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Run(args) => run::run(&args, cancel),
+        Command::Cortex(args) => quick::cortex(&args, cancel),
+        Command::Scene(args) => quick::scene(&args, cancel),
+        Command::Balance(args) => balance::run(&args),
+        Command::Advantage(args) => quick::advantage(&args, cancel),
+        Command::Storytelling(args) => quick::storytelling(&args, cancel),
+        Command::Report(args) => report::run(&args, cancel),
+    }
+}

@@ -20,7 +20,6 @@ pub mod dice;
 pub mod distribution;
 pub mod engine;
 pub mod errors;
-pub mod fuzzing;
 pub mod interrupt;
 pub mod line_index;
 pub mod options;

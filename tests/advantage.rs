@@ -2,18 +2,15 @@
 //! and both `on_use` values, the quick command's flags and bad input, and
 //! the example scenario.
 
-use assert_cmd::Command;
-use oddsmith::distribution::{Metric, Spread};
+mod common;
+
+use common::oddsmith;
+
+use oddsmith::distribution::Spread;
 use oddsmith::engine::exact::Budget;
-use oddsmith::engine::monte_carlo::McSettings;
-use oddsmith::stats::standard_error;
 use oddsmith::systems::advantage::{AdvantageCase, OnUse, Policy};
 use oddsmith::systems::SystemCase;
 use serde_json::Value;
-
-fn oddsmith() -> Command {
-    Command::cargo_bin("oddsmith").unwrap()
-}
 
 /// Runs the quick command with `--format json` and returns its one result.
 fn advantage_json(args: &[&str]) -> Value {
@@ -52,33 +49,8 @@ fn exact_and_monte_carlo_agree_for_every_policy_and_on_use() {
                 gm_reduce_chance: 0.2,
                 ..AdvantageCase::default()
             };
-            let exact = case.exact(&mut Budget::unlimited()).unwrap();
-            let mc = case.monte_carlo(&McSettings::new(trials, 7)).unwrap();
-            for (e, m) in exact.metrics.iter().zip(&mc.metrics) {
-                assert_eq!(e.name, m.name);
-                let (ev, mv) = (e.value.unwrap(), m.value.unwrap());
-                match standard_error(e, trials).filter(|&se| se > 0.0) {
-                    Some(se) => assert!(
-                        (ev - mv).abs() <= 5.0 * se,
-                        "{policy:?} {on_use:?} {}: exact {ev}, mc {mv}, se {se}",
-                        e.name
-                    ),
-                    // No spread at all (uses with policy never): both exact.
-                    None => assert_eq!(ev, mv, "{policy:?} {on_use:?} {}", e.name),
-                }
-            }
+            let (exact, _) = common::assert_monte_carlo_agrees(&case, trials, 7);
             assert_eq!(exact.rows.len(), 15);
-            for (e, m) in exact.rows.iter().zip(&mc.rows) {
-                assert_eq!((&e.variable, &e.outcome), (&m.variable, &m.outcome));
-                let row = Metric::probability("row", e.probability);
-                let se = standard_error(&row, trials).unwrap();
-                assert!(
-                    (e.probability - m.probability).abs() <= 5.0 * se.max(1e-12),
-                    "{policy:?} {on_use:?} {} {}",
-                    e.variable,
-                    e.outcome
-                );
-            }
         }
     }
 }

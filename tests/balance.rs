@@ -1,74 +1,14 @@
-//! CLI tests for the balancing tools: `oddsmith scene`, `oddsmith balance`,
-//! `policy = "max-effect"`, and `[[balance]]` / `cortex-scene` in scenarios.
+//! CLI tests for the balancing tools: `oddsmith balance`,
+//! `policy = "max-effect"`, and `[[balance]]` in scenarios.
 
 use std::path::Path;
 
-use assert_cmd::Command;
+mod common;
+
+use common::{json_of, oddsmith, refused, scenario};
+
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn oddsmith() -> Command {
-    Command::cargo_bin("oddsmith").unwrap()
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let out = oddsmith()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&out).unwrap()
-}
-
-/// Runs and expects exit 2 with every `needles` in the message.
-fn refused(args: &[&str], needles: &[&str]) {
-    let out = oddsmith().args(args).assert().code(2).get_output().clone();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(out.stdout.is_empty(), "{args:?} printed results");
-    for needle in needles {
-        assert!(stderr.contains(needle), "{args:?}: {stderr}");
-    }
-    assert!(!stderr.contains("panicked"), "{stderr}");
-}
-
-fn scenario(dir: &Path, text: &str) -> String {
-    let path = dir.join("s.toml");
-    std::fs::write(&path, text).unwrap();
-    path.display().to_string()
-}
-
-#[test]
-fn scene_bad_inputs_exit_2() {
-    refused(
-        &["scene", "d8 d6", "--actions", "0"],
-        &["`--actions` must be a whole number from 1 to 1000, not 0"],
-    );
-    refused(&["scene", "d8 d6", "--actions=-2"], &["`--actions`"]);
-    refused(
-        &["scene", "d8 d6", "--doom", "2d6 d20"],
-        &[
-            "`--doom`",
-            "d20 is not a Cortex die",
-            "d4, d6, d8, d10 or d12",
-        ],
-    );
-    refused(
-        &["scene", "d8 d6", "--doom", "d2"],
-        &["d4, d6, d8, d10 or d12"],
-    );
-    refused(&["scene", "d8 d7"], &["d4, d6, d8, d10 or d12"]);
-    refused(
-        &["scene", "d8 d6", "--ties", "doom"],
-        &["`--ties`", "\"reaction\", \"action\""],
-    );
-    refused(
-        &["scene", "d8 d6", "--heroic-step", "0"],
-        &["`--heroic-step`"],
-    );
-    refused(&["scene", "d8 d6", "--keep", "6"], &["`--keep`", "1 to 5"]);
-}
 
 #[test]
 fn balance_bad_inputs_exit_2() {
@@ -166,11 +106,7 @@ fn max_effect_monte_carlo_agrees_with_exact() {
     ]);
     let results = v["results"].as_array().unwrap();
     assert_eq!(results.len(), 2);
-    for (name, z) in results[1]["z_vs_exact"].as_object().unwrap() {
-        if let Some(z) = z.as_f64() {
-            assert!(z.abs() < 5.0, "{name}: z = {z}");
-        }
-    }
+    common::assert_json_z_small(&results[1]);
     // And max-effect against max-total on the same case: same p_success,
     // a larger mean final effect step.
     let plain = json_of(&[
@@ -184,83 +120,6 @@ fn max_effect_monte_carlo_agrees_with_exact() {
     let (a, b) = (&plain["results"][0]["metrics"], &results[0]["metrics"]);
     assert!((a["p_success"].as_f64().unwrap() - b["p_success"].as_f64().unwrap()).abs() < 1e-12);
     assert!(b["mean_effect_step"].as_f64().unwrap() > a["mean_effect_step"].as_f64().unwrap());
-}
-
-#[test]
-fn scene_quick_command_json() {
-    let v = json_of(&[
-        "scene",
-        "d10 2d8 d6",
-        "--doom",
-        "3d8",
-        "--actions",
-        "10",
-        "--format",
-        "json",
-    ]);
-    let r = &v["results"][0];
-    assert_eq!(r["case"], "d10 2d8 d6 vs 3d8, actions=10");
-    assert_eq!(r["system"], "cortex-scene");
-    assert_eq!(r["method"], "exact");
-    assert_eq!(r["inputs"]["end_at_2d12"], false);
-    assert_eq!(r["inputs"]["doom"], "3d8");
-    let m = &r["metrics"];
-    // The first action is the plain roll against 3d8 (SPEC 6's example: 0.5816).
-    assert!((m["p_success_action_1"].as_f64().unwrap() - 0.5816).abs() < 5e-5);
-    assert!(m["p_success_action_10"].as_f64().unwrap() < m["p_success_action_1"].as_f64().unwrap());
-    for key in [
-        "mean_successes",
-        "mean_heroic_successes",
-        "mean_plot_points",
-        "p_ended_early",
-        "mean_final_doom_dice",
-    ] {
-        assert!(m[key].is_number(), "{key}");
-    }
-    // All scenes ended at once: the mean over the rest is null.
-    let v = json_of(&[
-        "scene",
-        "d8 d6",
-        "--doom",
-        "2d12",
-        "--end-at-2d12",
-        "--format",
-        "json",
-    ]);
-    let m = &v["results"][0]["metrics"];
-    assert_eq!(m["p_ended_early"], 1.0);
-    assert_eq!(m["mean_final_doom_dice"], Value::Null);
-}
-
-#[test]
-fn scene_monte_carlo_agrees_and_ignores_thread_count() {
-    let args = |threads: &'static str| {
-        vec![
-            "scene",
-            "d8 2d6 2d4",
-            "--doom",
-            "d12 d10",
-            "--actions",
-            "6",
-            "--end-at-2d12",
-            "--method",
-            "both",
-            "--trials",
-            "200000",
-            "--threads",
-            threads,
-            "--quiet",
-            "--format",
-            "json",
-        ]
-    };
-    let one = json_of(&args("1"));
-    for (name, z) in one["results"][1]["z_vs_exact"].as_object().unwrap() {
-        if let Some(z) = z.as_f64() {
-            assert!(z.abs() < 5.0, "{name}: z = {z}");
-        }
-    }
-    assert_eq!(one, json_of(&args("2")));
 }
 
 #[test]
@@ -423,25 +282,6 @@ fn scenario_errors_name_the_place() {
             assert!(stderr.contains(needle), "{text}\n{stderr}");
         }
     }
-}
-
-#[test]
-fn scene_defaults_come_from_both_tables() {
-    let dir = tempfile::tempdir().unwrap();
-    // [cortex] sets the roll rules (its cortex-only keys are skipped for
-    // scenes); [cortex-scene] sets scene keys and overrides [cortex].
-    let path = scenario(
-        dir.path(),
-        "[cortex]\nties = \"action\"\nheroic_step = 3\neffect_step_down = true\nvs = \"2d6\"\n\
-         [cortex-scene]\nheroic_step = 4\ndoom = \"2d8\"\n\
-         [[case]]\nsystem = \"cortex-scene\"\npool = \"d8 d6\"\n",
-    );
-    let v = json_of(&["run", &path, "--no-report", "--format", "json", "--quiet"]);
-    let inputs = &v["results"][0]["inputs"];
-    assert_eq!(inputs["ties"], "action");
-    assert_eq!(inputs["heroic_step"], 4);
-    assert_eq!(inputs["doom"], "2d8");
-    assert_eq!(v["results"][0]["case"], "d8 d6 vs 2d8, actions=4");
 }
 
 #[test]

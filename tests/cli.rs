@@ -1,15 +1,14 @@
 //! Command-line tests: output formats, report folders, and every bad input
 //! the foundation issue lists (exit 2 with a message, never a panic).
 
+mod common;
+
+use common::oddsmith;
+
 use std::io::Read;
 use std::process::Stdio;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
-
-fn oddsmith() -> Command {
-    Command::cargo_bin("oddsmith").unwrap()
-}
 
 fn scenario(dir: &tempfile::TempDir, text: &str) -> std::path::PathBuf {
     let path = dir.path().join("s.toml");

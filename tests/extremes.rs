@@ -7,7 +7,8 @@
 //! here; memory is asserted, from the kernel's peak resident size of each
 //! child process.
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::{Command, Stdio};
 
 use oddsmith::dice::Pool;
@@ -18,9 +19,7 @@ use oddsmith::stats::standard_error;
 use oddsmith::systems::cortex::{CortexCase, Opposition, Rules};
 use oddsmith::systems::SystemCase;
 
-fn bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_oddsmith"))
-}
+use common::bin;
 
 fn case(pool: &str, vs: Option<&str>, keep: usize) -> CortexCase {
     CortexCase {
@@ -72,12 +71,13 @@ fn a_thousand_die_pool_runs_in_monte_carlo() {
 }
 
 /// Runs the binary under GNU time and returns its peak resident size in
-/// KiB, or `None` when /usr/bin/time is missing. (The kernel's rusage of a
+/// KiB, or `None` when /usr/bin/time is missing (see
+/// [`common::tool_available`]). (The kernel's rusage of a
 /// child spawned from this test process is no use: the peak carries over
 /// from the test process's own memory at the spawn.)
 fn peak_rss_kib(args: &[&str]) -> Option<u64> {
     let time = std::path::Path::new("/usr/bin/time");
-    if !time.exists() {
+    if !common::tool_available("/usr/bin/time (GNU time)", time.exists()) {
         return None;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -111,7 +111,6 @@ fn monte_carlo_memory_does_not_grow_with_trials() {
         ])
     };
     let Some(small) = run("d10 2d8 d6", "100000") else {
-        eprintln!("skipped: /usr/bin/time is not installed");
         return;
     };
     let large = run("d10 2d8 d6", "10000000").unwrap();
@@ -171,15 +170,14 @@ fn the_largest_pool_allowed_is_accepted_and_one_more_die_is_refused() {
 
 /// `--trials 10000000000` on a terminal: the bar appears with the full
 /// count, and the run is then interrupted. `script` gives the run a
-/// pseudo-terminal; without it (not Linux, util-linux missing) the test
-/// says so and checks nothing.
+/// pseudo-terminal; without it (util-linux missing) the test says so and
+/// checks nothing, or fails under CI ([`common::tool_available`]).
 #[cfg(target_os = "linux")]
 #[test]
 fn ten_billion_trials_are_accepted_and_show_progress_on_a_terminal() {
-    if Command::new("script").arg("--version").output().is_err()
-        || Command::new("timeout").arg("--version").output().is_err()
-    {
-        eprintln!("skipped: `script` or `timeout` is not installed");
+    let present = Command::new("script").arg("--version").output().is_ok()
+        && Command::new("timeout").arg("--version").output().is_ok();
+    if !common::tool_available("`script` and `timeout`", present) {
         return;
     }
     let command = format!(

@@ -3,14 +3,13 @@
 //! `index.md` and `index.html`, reproducibly, refuses bad input before
 //! writing anything, and a Ctrl-C leaves no files behind.
 
+mod common;
+
+use common::oddsmith;
+
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use predicates::str::contains;
-
-fn oddsmith() -> Command {
-    Command::cargo_bin("oddsmith").expect("the binary is built")
-}
 
 const HEROES: &str = r#"
 name = "heroes"

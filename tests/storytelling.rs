@@ -3,7 +3,10 @@
 //! every option, the example scenario, and the quick command's flags and
 //! bad input.
 
-use assert_cmd::Command;
+mod common;
+
+use common::oddsmith;
+
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -11,7 +14,6 @@ use oddsmith::distribution::Evaluation;
 use oddsmith::engine::exact::Budget;
 use oddsmith::engine::monte_carlo::McSettings;
 use oddsmith::options::{KeyStyle, RawItem, RawValue};
-use oddsmith::stats;
 use oddsmith::systems::{storytelling, System, SystemCase};
 
 fn case(pairs: &[(&str, RawValue)]) -> Box<dyn SystemCase> {
@@ -193,30 +195,8 @@ fn forty_dice_eight_again_rote_drops_less_than_1e12() {
 /// Monte Carlo within 5 standard errors of exact, for every metric and for
 /// every success count with probability above 1e-3.
 fn check_mc(pairs: &[(&str, RawValue)]) {
-    const TRIALS: u64 = 200_000;
-    let c = case(pairs);
-    let exact = c.exact(&mut Budget::interactive()).unwrap();
-    let mc = c.monte_carlo(&McSettings::new(TRIALS, 11)).unwrap();
-    assert_eq!(mc.dropped_mass, None);
-    for (m, e) in mc.metrics.iter().zip(&exact.metrics) {
-        assert_eq!(m.name, e.name);
-        let z = stats::z_vs_exact(m, e, TRIALS).unwrap();
-        assert!(z.abs() < 5.0, "{pairs:?} {}: z = {z}", m.name);
-    }
-    for row in exact.rows.iter().filter(|r| r.probability > 1e-3) {
-        let p = row.probability;
-        let seen = mc
-            .rows
-            .iter()
-            .find(|r| r.outcome == row.outcome)
-            .map_or(0.0, |r| r.probability);
-        let se = (p * (1.0 - p) / TRIALS as f64).sqrt();
-        assert!(
-            ((seen - p) / se).abs() < 5.0,
-            "{pairs:?} successes = {}: {seen} vs {p}",
-            row.outcome
-        );
-    }
+    let (_, mc) = common::assert_monte_carlo_agrees(case(pairs).as_ref(), 200_000, 11);
+    assert_eq!(mc.dropped_mass, None, "{pairs:?}");
 }
 
 #[test]
@@ -282,21 +262,12 @@ fn monte_carlo_does_not_depend_on_threads() {
     assert_eq!(c.monte_carlo(&one).unwrap(), c.monte_carlo(&two).unwrap());
 }
 
-fn oddsmith() -> Command {
-    Command::cargo_bin("oddsmith").unwrap()
-}
-
+/// `oddsmith storytelling ARGS --format json --quiet`.
 fn json_of(args: &[&str]) -> Value {
-    let out = oddsmith()
-        .arg("storytelling")
-        .args(args)
-        .args(["--format", "json", "--quiet"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&out).unwrap()
+    let mut all = vec!["storytelling"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--format", "json", "--quiet"]);
+    common::json_of(&all)
 }
 
 #[test]

@@ -144,23 +144,49 @@ mod tests {
 
     #[test]
     fn tables_have_the_spec_columns() {
-        let report = fixture::report();
+        let mut report = fixture::report();
+        // A metric without a value (a mean over no successes) leaves its cell empty.
+        let empty = fixture::metric_index(&report.results[0], "mean_effect_step");
+        report.results[0].evaluation.metrics[empty].value = None;
+        let (exact, mc) = (&report.results[0], &report.results[1]);
+        let p = fixture::metric_index(exact, "p_success");
+        let p_exact = exact.evaluation.metrics[p].value.unwrap();
+
         let summary = String::from_utf8(summary(&report).unwrap()).unwrap();
         let mut lines = summary.lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        assert_eq!(header[..5], ["case", "system", "method", "pool", "vs"]);
+        let row: Vec<&str> = lines.next().unwrap().split(',').collect();
         assert_eq!(
-            lines.next().unwrap(),
-            "case,system,method,pool,vs,p_success,mean_effect_step"
+            row[..5],
+            ["d8 d6 vs 2d6", "cortex", "exact", "d8 d6", "2d6"]
         );
-        assert_eq!(
-            lines.next().unwrap(),
-            "d8 d6 vs 2d6,cortex,exact,d8 d6,2d6,0.25,"
-        );
+        let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+        assert_eq!(row[column("p_success")], number(p_exact));
+        assert_eq!(row[column("mean_effect_step")], "");
+
         let metrics = String::from_utf8(metrics(&report).unwrap()).unwrap();
         assert!(metrics.starts_with("case,system,method,metric,value,ci_low,ci_high,trials\n"));
-        assert!(metrics.contains("d8 d6 vs 2d6,cortex,exact,p_success,0.25,,,\n"));
-        assert!(metrics.contains("d8 d6 vs 2d6,cortex,monte-carlo,p_success,0.25,0.2,0.3,100\n"));
+        assert!(metrics.contains(&format!(
+            "d8 d6 vs 2d6,cortex,exact,p_success,{},,,\n",
+            number(p_exact)
+        )));
+        let (lo, hi) = mc.ci95[p].unwrap();
+        assert!(metrics.contains(&format!(
+            "d8 d6 vs 2d6,cortex,monte-carlo,p_success,{},{},{},100\n",
+            number(mc.evaluation.metrics[p].value.unwrap()),
+            number(lo),
+            number(hi)
+        )));
+
         let dist = String::from_utf8(distributions(&report).unwrap()).unwrap();
         assert!(dist.starts_with("case,method,variable,outcome,probability\n"));
-        assert!(dist.contains("d8 d6 vs 2d6,exact,total,3,0.5\n"));
+        let first = &exact.evaluation.rows[0];
+        assert!(dist.contains(&format!(
+            "d8 d6 vs 2d6,exact,{},{},{}\n",
+            first.variable,
+            first.outcome,
+            number(first.probability)
+        )));
     }
 }

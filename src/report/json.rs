@@ -103,22 +103,34 @@ mod tests {
 
     #[test]
     fn spec_shape() {
-        let v = report_json(&fixture::report(), false);
+        let mut report = fixture::report();
+        let empty = fixture::metric_index(&report.results[0], "mean_effect_step");
+        report.results[0].evaluation.metrics[empty].value = None;
+        let p = fixture::metric_index(&report.results[0], "p_success");
+        let (exact_result, mc_result) = (&report.results[0], &report.results[1]);
+        let v = report_json(&report, false);
         assert_eq!(v["tool"], "oddsmith");
         let exact = &v["results"][0];
         assert_eq!(exact["method"], "exact");
         assert_eq!(exact["trials"], Value::Null);
-        assert_eq!(exact["metrics"]["p_success"], 0.25);
+        assert_eq!(
+            exact["metrics"]["p_success"],
+            json!(exact_result.evaluation.metrics[p].value.unwrap())
+        );
         assert_eq!(exact["metrics"]["mean_effect_step"], Value::Null);
         assert!(exact.get("ci95").is_none());
         let mc = &v["results"][1];
         assert_eq!(mc["method"], "monte-carlo");
         assert_eq!(mc["trials"], 100);
-        assert_eq!(mc["ci95"]["p_success"], json!([0.2, 0.3]));
-        assert_eq!(mc["z_vs_exact"]["p_success"], 0.5);
+        let (lo, hi) = mc_result.ci95[p].unwrap();
+        assert_eq!(mc["ci95"]["p_success"], json!([lo, hi]));
+        let z = mc_result.z_vs_exact.as_ref().unwrap()[p].unwrap();
+        assert_eq!(mc["z_vs_exact"]["p_success"], json!(z));
         assert!(v.get("rng").is_none());
-        let run = report_json(&fixture::report(), true);
+        let run = report_json(&report, true);
         assert_eq!(run["rng"], RNG_NAME);
+        // An exact result that dropped nothing says so in run.json.
+        assert_eq!(exact_result.evaluation.dropped_mass, None);
         assert_eq!(run["results"][0]["dropped_mass"], 0.0);
     }
 }

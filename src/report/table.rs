@@ -85,11 +85,29 @@ mod tests {
 
     #[test]
     fn blocks_align_and_show_intervals() {
-        let text = render(&fixture::report());
+        let mut report = fixture::report();
+        let empty = fixture::metric_index(&report.results[0], "mean_effect_step");
+        report.results[0].evaluation.metrics[empty].value = None;
+        let p = fixture::metric_index(&report.results[0], "p_success");
+        let text = render(&report);
         assert!(text.contains("d8 d6 vs 2d6  [cortex, exact]"));
-        assert!(text.contains("p_success             0.250000"));
-        assert!(text.contains("[0.200000, 0.300000]"));
-        assert!(text.contains("+0.50"));
-        assert!(text.contains("mean_effect_step             -"));
+        assert!(text.contains("d8 d6 vs 2d6  [cortex, monte carlo, 100 trials, seed 7]"));
+        let line = |needle: &str| {
+            text.lines()
+                .find(|l| l.trim_start().starts_with(needle))
+                .unwrap_or_else(|| panic!("no {needle} line in\n{text}"))
+        };
+        let exact = report.results[0].evaluation.metrics[p].value.unwrap();
+        assert!(line("p_success").ends_with(&fixed(exact)));
+        assert!(line("mean_effect_step").ends_with(" -"));
+        let mc = &report.results[1];
+        let (lo, hi) = mc.ci95[p].unwrap();
+        let z = mc.z_vs_exact.as_ref().unwrap()[p].unwrap();
+        assert!(text.contains(&format!(
+            "[{}, {}]  {:>8}",
+            fixed(lo),
+            fixed(hi),
+            format!("{z:+.2}")
+        )));
     }
 }

@@ -17,6 +17,7 @@ use super::{
     priority, stem, varying_keys,
 };
 use crate::report::CaseResult;
+use crate::systems::advantage::AdvantageCase;
 use crate::systems::System;
 
 pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
@@ -92,18 +93,17 @@ fn rules_note(results: &[&CaseResult]) -> Option<String> {
 
 /// Exact miss / weak / strong shares of 2d6 + stat (SPEC 4's tiers).
 pub fn baseline(stat: i64, miss_max: i64, strong_min: i64) -> [f64; 3] {
+    // The tier rule is the system's; inputs are bounded by its validation.
+    let case = AdvantageCase {
+        stat: stat as i32,
+        miss_max: miss_max as i32,
+        strong_min: strong_min as i32,
+        ..AdvantageCase::default()
+    };
     let mut tiers = [0.0; 3];
     for a in 1..=6 {
         for b in 1..=6 {
-            let total = a + b + stat;
-            let tier = if total <= miss_max {
-                0
-            } else if total >= strong_min {
-                2
-            } else {
-                1
-            };
-            tiers[tier] += 1.0 / 36.0;
+            tiers[case.tier(a + b + case.stat) as usize] += 1.0 / 36.0;
         }
     }
     tiers

@@ -3,11 +3,12 @@
 //! pools, Monte Carlo against exact within 5 standard errors, and identical
 //! Monte Carlo results on any thread count.
 
+mod common;
+
 use oddsmith::dice::Pool;
 use oddsmith::distribution::Metric;
 use oddsmith::engine::exact::Budget;
 use oddsmith::engine::monte_carlo::McSettings;
-use oddsmith::stats::standard_error;
 use oddsmith::systems::cortex::{CortexCase, Opposition, Rules, Ties};
 use oddsmith::systems::SystemCase;
 
@@ -223,29 +224,7 @@ fn fast_exact_equals_brute_force_on_random_small_pools() {
 }
 
 fn assert_mc_agrees(c: &CortexCase, trials: u64, seed: u64) {
-    let exact = exact_metrics(c);
-    let mc = c
-        .monte_carlo(&McSettings::new(trials, seed))
-        .unwrap()
-        .metrics;
-    for (e, m) in exact.iter().zip(&mc) {
-        assert_eq!(e.name, m.name);
-        let (Some(ev), Some(mv)) = (e.value, m.value) else {
-            assert_eq!(e.value.is_none(), m.value.is_none(), "{}", e.name);
-            continue;
-        };
-        let se = standard_error(e, trials).unwrap();
-        if se == 0.0 {
-            assert!((ev - mv).abs() < 1e-12, "{c:?} {}: {ev} vs {mv}", e.name);
-        } else {
-            let z = (mv - ev) / se;
-            assert!(
-                z.abs() < 5.0,
-                "{c:?} {}: exact {ev}, mc {mv}, z {z}",
-                e.name
-            );
-        }
-    }
+    common::assert_monte_carlo_agrees(c, trials, seed);
 }
 
 #[test]

@@ -1,10 +1,12 @@
 //! The invariants every input must keep, checked on arbitrary text by the
 //! `cargo fuzz` targets in `fuzz/` and by the proptest suite
-//! `tests/fuzz_parsers.rs` (issue 7): the dice notation parser and the
+//! `tests/fuzzing.rs`: the dice notation parser and the
 //! scenario loader never panic and never hang, and either accept the input
 //! or refuse it with a message (for scenarios, one that starts with
 //! `file:line:col`). Both harnesses call these functions, so the property is
 //! written once; a broken invariant is a panic, which is what both catch.
+//! Test-only code, so not part of the library: the tests take it as
+//! `common::fuzzing`, the fuzz targets by `#[path]`.
 //!
 //! A loaded scenario is also evaluated, cheaply (a small exact budget, a few
 //! Monte Carlo trials on the first cases), so options that parse but make an
@@ -12,11 +14,11 @@
 
 use std::collections::HashSet;
 
-use crate::dice::{self, DiceError, Pool, MAX_POOL_DICE};
-use crate::distribution::Evaluation;
-use crate::engine::exact::Budget;
-use crate::engine::monte_carlo::McSettings;
-use crate::scenario;
+use oddsmith::dice::{self, DiceError, Pool, MAX_POOL_DICE};
+use oddsmith::distribution::Evaluation;
+use oddsmith::engine::exact::Budget;
+use oddsmith::engine::monte_carlo::McSettings;
+use oddsmith::scenario;
 
 /// The file name fuzzed scenarios are reported under.
 pub const FUZZ_FILE: &str = "fuzz.toml";

@@ -1,5 +1,5 @@
-//! The fuzz targets' invariants (`oddsmith::fuzzing`) in the normal test
-//! suite (issue 7): the dice notation parser and the scenario loader on
+//! The fuzz targets' invariants (`common/fuzzing.rs`) in the normal test
+//! suite: the dice notation parser and the scenario loader on
 //! random text and bytes, on text made of scenario words, and on the
 //! committed seed corpus (`fuzz/seeds/`) with random edits. The long
 //! libFuzzer run is the documented command in the README; this keeps the
@@ -8,7 +8,9 @@
 //! Below the properties, every input the fuzzers found a problem with,
 //! as a regression test.
 
-use oddsmith::fuzzing::{check_dice, check_scenario, FUZZ_FILE};
+mod common;
+
+use common::fuzzing::{check_dice, check_scenario, FUZZ_FILE};
 use oddsmith::scenario;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};

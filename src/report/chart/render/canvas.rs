@@ -1,0 +1,178 @@
+//! Absolute-pixel drawing over a plotters canvas: text in the bundled font,
+//! fills, outlines, lines, markers, error bars, and text measurement and
+//! wrapping for the layout.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::FontTransform;
+
+use super::{rgb, FAMILY, INK};
+use crate::report::chart::model::Colour;
+
+/// Absolute-pixel drawing helpers over the whole canvas.
+pub(super) struct Canvas<'a, DB: DrawingBackend> {
+    pub(super) root: &'a DrawingArea<DB, Shift>,
+}
+
+pub(super) type Res = anyhow::Result<()>;
+
+fn text_style(size: f64, bold: bool, colour: Colour, h: HPos, v: VPos) -> TextStyle<'static> {
+    let style = if bold {
+        FontStyle::Bold
+    } else {
+        FontStyle::Normal
+    };
+    TextStyle {
+        font: (FAMILY, size, style).into_font(),
+        color: rgb(colour).to_backend_color(),
+        pos: Pos::new(h, v),
+    }
+}
+
+impl<DB: DrawingBackend> Canvas<'_, DB>
+where
+    DB::ErrorType: 'static,
+{
+    pub(super) fn measure(&self, text: &str, size: f64, bold: bool) -> anyhow::Result<(i32, i32)> {
+        let style = text_style(size, bold, INK, HPos::Left, VPos::Top);
+        let (w, h) = self.root.estimate_text_size(text, &style)?;
+        Ok((w as i32, h as i32))
+    }
+
+    pub(super) fn width(&self, text: &str, size: f64, bold: bool) -> anyhow::Result<i32> {
+        Ok(self.measure(text, size, bold)?.0)
+    }
+
+    /// Line height for a font size.
+    pub(super) fn line_height(size: f64) -> i32 {
+        (size * 1.05).round() as i32
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn text(
+        &self,
+        text: &str,
+        at: (i32, i32),
+        size: f64,
+        bold: bool,
+        colour: Colour,
+        h: HPos,
+        v: VPos,
+    ) -> Res {
+        let style = text_style(size, bold, colour, h, v);
+        self.root.draw_text(text, &style, at)?;
+        Ok(())
+    }
+
+    /// Text turned to read bottom to top, centred on `at`.
+    pub(super) fn vertical_text(&self, text: &str, at: (i32, i32), size: f64) -> Res {
+        let style = text_style(size, false, INK, HPos::Center, VPos::Center)
+            .transform(FontTransform::Rotate270);
+        self.root.draw_text(text, &style, at)?;
+        Ok(())
+    }
+
+    pub(super) fn fill(&self, a: (i32, i32), b: (i32, i32), colour: Colour) -> Res {
+        let (x0, x1) = (a.0.min(b.0), a.0.max(b.0));
+        let (y0, y1) = (a.1.min(b.1), a.1.max(b.1));
+        self.root
+            .draw(&Rectangle::new([(x0, y0), (x1, y1)], rgb(colour).filled()))?;
+        Ok(())
+    }
+
+    pub(super) fn outline(&self, a: (i32, i32), b: (i32, i32), colour: Colour) -> Res {
+        self.root
+            .draw(&Rectangle::new([a, b], rgb(colour).stroke_width(1)))?;
+        Ok(())
+    }
+
+    pub(super) fn line(&self, points: Vec<(i32, i32)>, colour: Colour, width: u32) -> Res {
+        self.root
+            .draw(&PathElement::new(points, rgb(colour).stroke_width(width)))?;
+        Ok(())
+    }
+
+    pub(super) fn marker(&self, at: (i32, i32), shape: usize, colour: Colour) -> Res {
+        let style = rgb(colour).filled();
+        let (x, y) = at;
+        let r = 7;
+        match shape % 4 {
+            0 => self.root.draw(&Circle::new(at, r, style))?,
+            1 => self.root.draw(&Rectangle::new(
+                [(x - r + 1, y - r + 1), (x + r - 1, y + r - 1)],
+                style,
+            ))?,
+            2 => self.root.draw(&Polygon::new(
+                vec![(x, y - r - 1), (x + r, y + r - 2), (x - r, y + r - 2)],
+                style,
+            ))?,
+            _ => self.root.draw(&Polygon::new(
+                vec![
+                    (x, y - r - 1),
+                    (x + r + 1, y),
+                    (x, y + r + 1),
+                    (x - r - 1, y),
+                ],
+                style,
+            ))?,
+        }
+        // A white rim keeps overlapping markers apart.
+        if shape.is_multiple_of(4) {
+            self.root
+                .draw(&Circle::new(at, r, RGBColor(255, 255, 255).stroke_width(1)))?;
+        }
+        Ok(())
+    }
+
+    /// An error bar from `a` to `b` (pixels along one axis) with caps.
+    pub(super) fn whisker(
+        &self,
+        a: (i32, i32),
+        b: (i32, i32),
+        colour: Colour,
+        horizontal: bool,
+    ) -> Res {
+        let cap = 5;
+        self.line(vec![a, b], colour, 2)?;
+        for p in [a, b] {
+            let ends = if horizontal {
+                vec![(p.0, p.1 - cap), (p.0, p.1 + cap)]
+            } else {
+                vec![(p.0 - cap, p.1), (p.0 + cap, p.1)]
+            };
+            self.line(ends, colour, 2)?;
+        }
+        Ok(())
+    }
+
+    /// Splits `text` at spaces into lines no wider than `max` pixels (a
+    /// single word wider than that keeps its own line).
+    pub(super) fn wrap(
+        &self,
+        text: &str,
+        size: f64,
+        bold: bool,
+        max: i32,
+    ) -> anyhow::Result<Vec<String>> {
+        let mut lines: Vec<String> = Vec::new();
+        let mut current = String::new();
+        for word in text.split(' ') {
+            let candidate = if current.is_empty() {
+                word.to_string()
+            } else {
+                format!("{current} {word}")
+            };
+            if !current.is_empty() && self.width(&candidate, size, bold)? > max {
+                lines.push(std::mem::take(&mut current));
+                current = word.to_string();
+            } else {
+                current = candidate;
+            }
+        }
+        if !current.is_empty() || lines.is_empty() {
+            lines.push(current);
+        }
+        Ok(lines)
+    }
+}

@@ -1,0 +1,455 @@
+//! The advantage die (SPEC 4; seed `advantage-die.ru.txt`): Powered by the
+//! Apocalypse style 2d6 + stat rolls (miss, weak hit, strong hit) over an
+//! encounter, with a counter die that grows as the encounter goes on and may
+//! replace the lower of the two dice, "up to turning a miss into a 10+".
+//!
+//! One rule function ([`AdvantageCase::resolve_roll`], steps 2 to 5 of SPEC 4,
+//! One rule function ([`AdvantageCase::resolve_roll`], steps 2 to 5 of SPEC 4,
+//! and [`AdvantageCase::after_chances`], steps 6 and 7) decides every roll
+//! (`rules.rs`). The Monte Carlo sampler (`sample.rs`) reads it through a
+//! table over the 36 faces of 2d6; the exact method (`exact.rs`) is a Markov
+//! chain over the counter value (and, per metric, the running count the
+//! metric needs) stepped roll by roll over the same table; a brute-force
+//! enumeration of every path checks the chain. This file holds the case, its
+//! options and its metrics.
+
+mod exact;
+mod rules;
+mod sample;
+
+use serde_json::{json, Map, Value};
+
+use crate::distribution::{DistRow, Evaluation, Hist, Metric, Spread};
+use crate::engine::exact::{Budget, ExactError};
+use crate::engine::monte_carlo::{Interrupted, McSettings};
+use crate::options::{KeyStyle, OptionError, Options, RawValue};
+
+use super::SystemCase;
+pub use rules::RollOutcome;
+
+/// The keys an advantage case accepts.
+pub const KEYS: &[&str] = &[
+    "die",
+    "stat",
+    "rolls",
+    "policy",
+    "threshold",
+    "gain_on",
+    "gain_chance",
+    "gm_reduce_chance",
+    "miss_max",
+    "strong_min",
+    "on_use",
+];
+
+/// The advantage die sizes SPEC 4 allows (d4, d6 default, d8; d10 and d12).
+pub const DIE_SIZES: &[u8] = &[4, 6, 8, 10, 12];
+
+/// Longest encounter accepted. Far beyond any table's encounter; the exact
+/// chain refuses (through its budget) well before this, Monte Carlo answers.
+pub const MAX_ROLLS: i64 = 1000;
+
+/// Bound on `stat`, `miss_max` and `strong_min`: 2d6 spans 2..12, so any
+/// value this far out already decides every roll.
+pub const MAX_MODIFIER: i64 = 100;
+
+/// Largest per-tier gain accepted; anything at or above the die size fills it.
+pub const MAX_GAIN: i64 = 1000;
+
+/// The result of one roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Tier {
+    Miss = 0,
+    Weak = 1,
+    Strong = 2,
+}
+
+impl Tier {
+    pub const ALL: [Tier; 3] = [Tier::Miss, Tier::Weak, Tier::Strong];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Tier::Miss => "miss",
+            Tier::Weak => "weak",
+            Tier::Strong => "strong",
+        }
+    }
+}
+
+/// When the player spends the counter (SPEC 4, step 2). Every policy uses
+/// it only when that raises the tier: spending it for nothing would reset
+/// it for nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// Whenever it raises the tier.
+    Greedy,
+    /// Only when the counter is at least this value.
+    Threshold(u8),
+    /// Only on the encounter's last roll (the seed: "use it before the end
+    /// of the encounter", since it resets then anyway).
+    Last,
+    /// Never: plain 2d6 + stat, the baseline.
+    Never,
+}
+
+impl Policy {
+    pub const NAMES: &'static [&'static str] = &["greedy", "threshold", "last", "never"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Greedy => "greedy",
+            Policy::Threshold(_) => "threshold",
+            Policy::Last => "last",
+            Policy::Never => "never",
+        }
+    }
+}
+
+/// What a used counter becomes (SPEC 4, step 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnUse {
+    /// Back to 1 (seed: "после того как игрок его использует" it resets to one).
+    Reset,
+    /// The value of the die it replaced (the seed's exchange variant:
+    /// "менять значение превосходства на ... значение кубика").
+    Swap,
+}
+
+impl OnUse {
+    pub fn name(self) -> &'static str {
+        match self {
+            OnUse::Reset => "reset",
+            OnUse::Swap => "swap",
+        }
+    }
+}
+
+/// Indices of the per-encounter counts: one per tier, then uses, then
+/// misses turned into strong hits.
+const STRONG: usize = 2;
+const USES: usize = 3;
+const M2S: usize = 4;
+const COUNTS: usize = 5;
+
+/// A resolved advantage case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdvantageCase {
+    /// Sides of the advantage die: the counter's largest value.
+    pub die: u8,
+    pub stat: i32,
+    pub rolls: u32,
+    pub policy: Policy,
+    /// Gain per tier of the roll, indexed by [`Tier`].
+    pub gain_on: [u32; 3],
+    pub gain_chance: f64,
+    pub gm_reduce_chance: f64,
+    pub miss_max: i32,
+    pub strong_min: i32,
+    pub on_use: OnUse,
+}
+
+impl Default for AdvantageCase {
+    /// SPEC 4's defaults.
+    fn default() -> Self {
+        AdvantageCase {
+            die: 6,
+            stat: 0,
+            rolls: 4,
+            policy: Policy::Greedy,
+            gain_on: [0; 3],
+            gain_chance: 0.5,
+            gm_reduce_chance: 0.0,
+            miss_max: 6,
+            strong_min: 10,
+            on_use: OnUse::Reset,
+        }
+    }
+}
+
+/// Parses `d4` .. `d12` (a `D` works too).
+fn parse_die(text: &str) -> Option<u8> {
+    let sides: u8 = text.trim().strip_prefix(['d', 'D'])?.parse().ok()?;
+    DIE_SIZES.contains(&sides).then_some(sides)
+}
+
+/// How a sub-key of `gain_on` is named in messages.
+fn gain_key(options: &Options, tier: &str) -> String {
+    match options.style() {
+        KeyStyle::Toml => format!("`gain_on.{tier}`"),
+        KeyStyle::Flag => format!("`--gain-on` {tier}"),
+    }
+}
+
+impl AdvantageCase {
+    pub fn from_options(mut options: Options) -> Result<AdvantageCase, OptionError> {
+        let mut case = AdvantageCase::default();
+        if let Some((text, item)) = options.string("die")? {
+            case.die = parse_die(&text).ok_or_else(|| {
+                options.error_at(
+                    &item,
+                    format!(
+                        "{} is \"{text}\"; the advantage die is d4, d6, d8, d10 or d12",
+                        options.key_name("die")
+                    ),
+                )
+            })?;
+        }
+        if let Some(stat) = options.int("stat", -MAX_MODIFIER, MAX_MODIFIER)? {
+            case.stat = stat as i32;
+        }
+        if let Some(rolls) = options.int("rolls", 1, MAX_ROLLS)? {
+            case.rolls = rolls as u32;
+        }
+        let policy = options.choice("policy", Policy::NAMES)?.unwrap_or("greedy");
+        let threshold_item = options.take("threshold");
+        case.policy = match policy {
+            "threshold" => {
+                let Some(item) = threshold_item else {
+                    return Err(options.case_error(format!(
+                        "{} \"threshold\" needs {}, the least counter value worth spending (1 to {}, the die size)",
+                        options.key_name("policy"),
+                        options.key_name("threshold"),
+                        case.die
+                    )));
+                };
+                match item.value {
+                    RawValue::Int(t) if (1..=i64::from(case.die)).contains(&t) => {
+                        Policy::Threshold(t as u8)
+                    }
+                    RawValue::Int(t) => {
+                        return Err(options.error_at(
+                            &item,
+                            format!(
+                                "{} must be a whole number from 1 to {} (the d{}'s size), not {t}",
+                                options.key_name("threshold"),
+                                case.die,
+                                case.die
+                            ),
+                        ))
+                    }
+                    ref other => {
+                        return Err(options.error_at(
+                            &item,
+                            format!(
+                                "{} must be a whole number from 1 to {}, not {}",
+                                options.key_name("threshold"),
+                                case.die,
+                                other.type_name()
+                            ),
+                        ))
+                    }
+                }
+            }
+            other => {
+                // A threshold from the defaults table is simply not used by
+                // other policies (as a default `vs` gives way to a case's
+                // `difficulty`); one written on the case itself is a mistake.
+                if let Some(item) = threshold_item.filter(|i| i.layer > 0) {
+                    return Err(options.error_at(
+                        &item,
+                        format!(
+                            "{} only applies with {} \"threshold\", not \"{other}\"",
+                            options.key_name("threshold"),
+                            options.key_name("policy")
+                        ),
+                    ));
+                }
+                match other {
+                    "last" => Policy::Last,
+                    "never" => Policy::Never,
+                    _ => Policy::Greedy,
+                }
+            }
+        };
+        if let Some((entries, _)) = options.table("gain_on")? {
+            for (tier, item) in &entries {
+                let Some(index) = Tier::ALL.iter().position(|t| t.name() == tier) else {
+                    return Err(options.error_at(
+                        item,
+                        format!(
+                            "unknown tier `{tier}` in {}; allowed: miss, weak, strong",
+                            options.key_name("gain_on")
+                        ),
+                    ));
+                };
+                case.gain_on[index] = match item.value {
+                    RawValue::Int(g) if (0..=MAX_GAIN).contains(&g) => g as u32,
+                    ref other => {
+                        let shown = match other {
+                            RawValue::Int(g) => g.to_string(),
+                            RawValue::Float(x) => x.to_string(),
+                            RawValue::Str(text) => format!("\"{text}\""),
+                            other => other.type_name().to_string(),
+                        };
+                        return Err(options.error_at(
+                            item,
+                            format!(
+                                "{} must be a whole number from 0 to {MAX_GAIN}, not {shown}",
+                                gain_key(&options, tier)
+                            ),
+                        ));
+                    }
+                };
+            }
+        }
+        if let Some(p) = options.float("gain_chance", 0.0, 1.0)? {
+            case.gain_chance = p;
+        }
+        if let Some(p) = options.float("gm_reduce_chance", 0.0, 1.0)? {
+            case.gm_reduce_chance = p;
+        }
+        let miss_item = options.take("miss_max");
+        if let Some(m) = options.int("miss_max", -MAX_MODIFIER, MAX_MODIFIER)? {
+            case.miss_max = m as i32;
+        }
+        if let Some(s) = options.int("strong_min", -MAX_MODIFIER, MAX_MODIFIER)? {
+            case.strong_min = s as i32;
+        }
+        if case.miss_max >= case.strong_min {
+            let message = format!(
+                "{} ({}) must be below {} ({}): a total is a miss at or below the one and a strong hit at or above the other",
+                options.key_name("miss_max"),
+                case.miss_max,
+                options.key_name("strong_min"),
+                case.strong_min
+            );
+            return Err(match miss_item {
+                Some(item) => options.error_at(&item, message),
+                None => options.case_error(message),
+            });
+        }
+        if let Some(on_use) = options.choice("on_use", &["reset", "swap"])? {
+            case.on_use = if on_use == "swap" {
+                OnUse::Swap
+            } else {
+                OnUse::Reset
+            };
+        }
+        options.finish()?;
+        Ok(case)
+    }
+}
+
+impl AdvantageCase {
+    /// Every SPEC 4 metric from the histograms; one function for every
+    /// method. The per-roll shares are means of each encounter's share
+    /// (count / rolls), so their Monte Carlo intervals are mean +/- z
+    /// standard errors over encounters, as SPEC 4 asks.
+    pub fn metrics(&self, h: &AdvantageHists<f64>) -> Vec<Metric> {
+        let rolls = f64::from(self.rolls);
+        let mut metrics: Vec<Metric> = Tier::ALL
+            .iter()
+            .map(|tier| {
+                let (mean, variance) = h.per_encounter[*tier as usize]
+                    .mean_variance()
+                    .unwrap_or((0.0, 0.0));
+                Metric {
+                    name: format!("p_{}", tier.name()),
+                    value: Some(mean / rolls),
+                    spread: Spread::Mean {
+                        variance: variance / (rolls * rolls),
+                        base: 1.0,
+                    },
+                }
+            })
+            .collect();
+        let strong = &h.per_encounter[STRONG];
+        metrics.extend([
+            Metric::mean_of("strong_per_encounter", strong, 1.0),
+            Metric::probability("p_encounter_strong", strong.mass() - strong.get(0)),
+            Metric::mean_of("uses_per_encounter", &h.per_encounter[USES], 1.0),
+            Metric::mean_of("miss_to_strong_per_encounter", &h.per_encounter[M2S], 1.0),
+        ]);
+        metrics
+    }
+
+    /// The distribution table: `tier_roll_1` .. `tier_roll_<rolls>`, each
+    /// with outcomes `miss`, `weak`, `strong` (SPEC 4).
+    pub fn rows(&self, h: &AdvantageHists<f64>) -> Vec<DistRow> {
+        let mut rows = Vec::with_capacity(h.tier_by_roll.len() * 3);
+        for (i, tiers) in h.tier_by_roll.iter().enumerate() {
+            let variable = format!("tier_roll_{}", i + 1);
+            for tier in Tier::ALL {
+                rows.push(DistRow::new(&variable, tier.name(), tiers[tier as usize]));
+            }
+        }
+        rows
+    }
+
+    fn evaluation(&self, h: &AdvantageHists<f64>) -> Evaluation {
+        Evaluation {
+            metrics: self.metrics(h),
+            rows: self.rows(h),
+            dropped_mass: None,
+        }
+    }
+}
+
+/// The outcome histograms of an advantage case: counts in Monte Carlo,
+/// probabilities when exact.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdvantageHists<W> {
+    /// Per encounter, the distribution of the number of misses, weak hits,
+    /// strong hits, uses of the counter and misses turned into strong hits.
+    pub per_encounter: [Hist<W>; COUNTS],
+    /// Per roll, the weight of each tier (indexed by [`Tier`]).
+    pub tier_by_roll: Vec<[W; 3]>,
+}
+
+impl AdvantageHists<u64> {
+    fn to_probabilities(&self, trials: u64) -> AdvantageHists<f64> {
+        let n = trials as f64;
+        AdvantageHists {
+            per_encounter: std::array::from_fn(|k| self.per_encounter[k].to_probabilities(trials)),
+            tier_by_roll: self
+                .tier_by_roll
+                .iter()
+                .map(|t| t.map(|c| c as f64 / n))
+                .collect(),
+        }
+    }
+}
+
+impl SystemCase for AdvantageCase {
+    fn system(&self) -> super::System {
+        super::System::Advantage
+    }
+
+    fn inputs(&self) -> Map<String, Value> {
+        // With policy "never" the counter is never spent, so the die and
+        // the counter's rules do not apply and are left out (SPEC 8).
+        let counter_applies = self.policy != Policy::Never;
+        let mut inputs = Map::new();
+        if counter_applies {
+            inputs.insert("die".into(), json!(format!("d{}", self.die)));
+        }
+        inputs.insert("stat".into(), json!(self.stat));
+        inputs.insert("rolls".into(), json!(self.rolls));
+        inputs.insert("policy".into(), json!(self.policy.name()));
+        if let Policy::Threshold(t) = self.policy {
+            inputs.insert("threshold".into(), json!(t));
+        }
+        inputs.insert("miss_max".into(), json!(self.miss_max));
+        inputs.insert("strong_min".into(), json!(self.strong_min));
+        if !counter_applies {
+            return inputs;
+        }
+        let gains: Map<String, Value> = Tier::ALL
+            .iter()
+            .map(|t| (t.name().to_string(), json!(self.gain_on[*t as usize])))
+            .collect();
+        inputs.insert("gain_on".into(), Value::Object(gains));
+        inputs.insert("gain_chance".into(), json!(self.gain_chance));
+        inputs.insert("gm_reduce_chance".into(), json!(self.gm_reduce_chance));
+        inputs.insert("on_use".into(), json!(self.on_use.name()));
+        inputs
+    }
+
+    fn exact(&self, budget: &mut Budget) -> Result<Evaluation, ExactError> {
+        Ok(self.evaluation(&self.exact_hists(budget)?))
+    }
+
+    fn monte_carlo(&self, settings: &McSettings<'_>) -> Result<Evaluation, Interrupted> {
+        Ok(self.evaluation(&self.monte_carlo_hists(settings)?))
+    }
+}

@@ -9,11 +9,14 @@ use std::time::Duration;
 use assert_cmd::Command;
 use predicates::prelude::*;
 
+mod common;
+
 /// Far longer than any of these runs takes; only a hang reaches it.
 const HANG_GUARD: Duration = Duration::from_secs(60);
 
+/// `oddsmith` under the hang guard.
 fn oddsmith() -> Command {
-    let mut cmd = Command::cargo_bin("oddsmith").unwrap();
+    let mut cmd = common::oddsmith();
     cmd.timeout(HANG_GUARD);
     cmd
 }

@@ -22,6 +22,7 @@ pub mod engine;
 pub mod errors;
 pub mod interrupt;
 pub mod line_index;
+pub mod messages;
 pub mod options;
 pub mod progress;
 pub mod report;

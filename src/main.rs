@@ -16,7 +16,7 @@ fn main() {
     // makes sure of it within a second: see `oddsmith::interrupt`).
     let _ = ctrlc::set_handler(|| {
         if let Some(_ending) = interrupt::on_interrupt(&CANCEL) {
-            eprintln!("{}", interrupt::MESSAGE);
+            oddsmith::messages::say(interrupt::MESSAGE);
             std::process::exit(130);
         }
     });
@@ -25,9 +25,9 @@ fn main() {
         // Held until the exit, so the watchdog cannot print a second message.
         let _ending = (code == 130).then(interrupt::ending);
         if _ending.is_some() {
-            eprintln!("{}", interrupt::MESSAGE);
+            oddsmith::messages::say(interrupt::MESSAGE);
         } else {
-            eprintln!("error: {error:#}");
+            oddsmith::messages::say(format_args!("error: {error:#}"));
         }
         std::process::exit(code);
     }

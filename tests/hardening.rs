@@ -380,3 +380,42 @@ fn wilson_bounds_are_exactly_zero_and_one_at_the_ends() {
     }
     assert!(checked > 0, "no probability at 0 or 1: {}", results[0]);
 }
+
+// ---------------------------------------------------------------------------
+// Item 5: a full stderr is never fatal
+
+/// Runs `oddsmith` with stderr on `/dev/full`, where every write fails.
+#[cfg(target_os = "linux")]
+fn with_full_stderr(args: &[&str]) -> std::process::Output {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    std::process::Command::new(common::bin())
+        .args(args)
+        .stderr(full)
+        .output()
+        .unwrap()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_stderr_keeps_the_exit_code_and_the_results() {
+    // Bad input: the message is lost, the exit code is not.
+    assert_eq!(with_full_stderr(&["cortex", "d7"]).status.code(), Some(2));
+    // A report is written and its results still reach stdout.
+    let dir = tempfile::tempdir().unwrap();
+    let path = common::scenario(dir.path(), "[[case]]\nsystem = \"cortex\"\npool = \"d8\"\n");
+    let out_dir = dir.path().join("out");
+    let out = with_full_stderr(&[
+        "run",
+        &path,
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("pool=d8"));
+    assert!(out_dir.join("run.json").is_file());
+}

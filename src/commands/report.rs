@@ -103,11 +103,11 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     for (file, scenario) in &scenarios {
         let settings = Settings::resolve(&common, scenario.trials, scenario.seed)?;
         if !args.quiet {
-            eprintln!(
+            crate::messages::say(format_args!(
                 "running {} ({} cases)",
                 file.display(),
                 scenario.cases.len()
-            );
+            ));
         }
         let report = evaluate_scenario(scenario, &settings, cancel)
             .with_context(|| format!("scenario {}", file.display()))?;
@@ -150,11 +150,11 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     crate::interrupt::finish_writing();
     written?;
     if !args.quiet {
-        eprintln!(
+        crate::messages::say(format_args!(
             "wrote {} report folders, index.md and index.html to {}",
             reports.len(),
             args.out.display()
-        );
+        ));
     }
     Ok(())
 }

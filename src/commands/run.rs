@@ -30,7 +30,7 @@ pub fn run(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         crate::interrupt::finish_writing();
         written?;
         if !settings.quiet {
-            eprintln!("report written to {}", dir.display());
+            crate::messages::say(format_args!("report written to {}", dir.display()));
         }
     }
     print_report(&report, settings.format)

@@ -419,3 +419,33 @@ fn a_full_stderr_keeps_the_exit_code_and_the_results() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("pool=d8"));
     assert!(out_dir.join("run.json").is_file());
 }
+
+// ---------------------------------------------------------------------------
+// Item 11: threads are capped, with a note
+
+#[test]
+fn absurd_thread_counts_are_capped_with_a_note() {
+    let cores = std::thread::available_parallelism().unwrap().get();
+    for threads in ["10000", "4294967295"] {
+        let out = oddsmith()
+            .args([
+                "cortex", "d8", "--vs", "2d6", "--method", "mc", "--trials", "20000",
+            ])
+            .args(["--threads", threads, "--format", "csv"])
+            .assert()
+            .success()
+            .stderr(predicate::str::contains(format!(
+                "running {} threads",
+                4 * cores
+            )));
+        // The same results as any other thread count (SPEC 8).
+        let one = oddsmith()
+            .args([
+                "cortex", "d8", "--vs", "2d6", "--method", "mc", "--trials", "20000",
+            ])
+            .args(["--threads", "1", "--format", "csv"])
+            .assert()
+            .success();
+        assert_eq!(out.get_output().stdout, one.get_output().stdout);
+    }
+}

@@ -11,6 +11,8 @@ static CANCEL: AtomicBool = AtomicBool::new(false);
 
 fn main() {
     let cli = oddsmith::cli::Cli::parse();
+    // SIGTERM and SIGHUP too (ctrlc's `termination` feature): a `kill` or a
+    // closed terminal must not leave temporary files or a half-new folder.
     // Ctrl-C asks the run to stop at its next Monte Carlo block or case; the
     // run then ends with 130 before any report file is written (a watchdog
     // makes sure of it within a second: see `oddsmith::interrupt`).

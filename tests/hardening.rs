@@ -449,3 +449,25 @@ fn absurd_thread_counts_are_capped_with_a_note() {
         assert_eq!(out.get_output().stdout, one.get_output().stdout);
     }
 }
+
+// ---------------------------------------------------------------------------
+// Item 18: a tiny balance value is printed, not rounded to zero
+
+#[test]
+fn tiny_balance_values_print_as_the_quick_commands_do() {
+    let out = oddsmith()
+        .args([
+            "balance",
+            "d4",
+            "--ladder",
+            "2d12,5d12,20d12",
+            "--target",
+            "0",
+        ])
+        .assert()
+        .success();
+    let table = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    // 20d12 leaves d4 a 4.1e-21 chance, as the CSV says.
+    assert!(table.contains("is 20d12: 4.108e-21"), "{table}");
+    assert!(!table.contains("0.000000"), "{table}");
+}

@@ -367,11 +367,11 @@ fn wilson_bounds_are_exactly_zero_and_one_at_the_ends() {
         let ci = &results[0]["ci95"][name];
         match value.as_f64() {
             _ if ci.is_null() => {}
-            Some(p) if p == 0.0 => {
+            Some(0.0) => {
                 assert_eq!(ci[0].as_f64(), Some(0.0), "{name}: {ci}");
                 checked += 1;
             }
-            Some(p) if p == 1.0 => {
+            Some(1.0) => {
                 assert_eq!(ci[1].as_f64(), Some(1.0), "{name}: {ci}");
                 checked += 1;
             }
@@ -497,4 +497,150 @@ fn balance_accepts_method_mc() {
     // trials put the estimate within 0.02 of it (six standard errors).
     let value = answer["best_value"].as_f64().unwrap();
     assert!((value - 0.5816).abs() < 0.02, "{value}");
+}
+
+// ---------------------------------------------------------------------------
+// Items 9, 10 and 12: a report folder is replaced as a whole, by one run at
+// a time, and the results are printed whatever happens to the folder
+
+const TWO_CASES: &str =
+    "[[sweep]]\nsystem = \"cortex\"\npool = \"d8 d6\"\nvs = [\"2d6\", \"2d8\"]\n";
+
+/// Every entry of a folder with its bytes (empty for a folder).
+fn contents(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let bytes = std::fs::read(e.path()).unwrap_or_default();
+            (e.file_name().to_string_lossy().into_owned(), bytes)
+        })
+        .collect()
+}
+
+fn run_into(scenario: &str, out: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
+    oddsmith()
+        .args([
+            "run",
+            scenario,
+            "--out",
+            out.to_str().unwrap(),
+            "--format",
+            "csv",
+        ])
+        .args(["--method", "mc", "--trials", "2000", "--quiet"])
+        .args(extra)
+        .assert()
+}
+
+#[test]
+fn a_failure_while_writing_leaves_the_old_folder_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = common::scenario(dir.path(), TWO_CASES);
+    let out = dir.path().join("report");
+    run_into(&scenario, &out, &["--no-charts"]).success();
+    // Something that is not a file where this run's chart goes: writing
+    // fails after the tables were made.
+    std::fs::create_dir(out.join("cortex-p-success.png")).unwrap();
+    let before = contents(&out);
+    let failed = run_into(&scenario, &out, &["--seed", "2"]).code(1);
+    // The tables of the old run, untouched; the results reached stdout.
+    assert_eq!(contents(&out), before);
+    assert!(String::from_utf8_lossy(&failed.get_output().stdout).contains("vs=2d6,"));
+    // Nothing left beside the folder.
+    let names: Vec<_> = contents(dir.path()).into_keys().collect();
+    assert_eq!(names, ["report", "s.toml"]);
+}
+
+#[test]
+fn pruning_skips_a_folder_named_like_a_chart_and_results_are_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = common::scenario(dir.path(), TWO_CASES);
+    let out = dir.path().join("report");
+    run_into(&scenario, &out, &[]).success();
+    std::fs::create_dir(out.join("cortex-mine.png")).unwrap();
+    std::fs::write(out.join("cortex-mine.png/inside.txt"), "mine").unwrap();
+    std::fs::write(out.join("notes.txt"), "my notes").unwrap();
+    let rerun = run_into(&scenario, &out, &["--seed", "2"]).success();
+    assert!(String::from_utf8_lossy(&rerun.get_output().stdout).contains("vs=2d6,"));
+    assert_eq!(
+        std::fs::read(out.join("cortex-mine.png/inside.txt")).unwrap(),
+        b"mine"
+    );
+    assert_eq!(std::fs::read(out.join("notes.txt")).unwrap(), b"my notes");
+}
+
+/// A lock held on the report folder's parent, as a running oddsmith holds it.
+#[cfg(unix)]
+#[test]
+fn a_second_run_waits_for_the_folder_lock() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = common::scenario(dir.path(), TWO_CASES);
+    let out = dir.path().join("report");
+    let parent = std::fs::File::open(dir.path()).unwrap();
+    parent.lock().unwrap();
+    let mut child = std::process::Command::new(common::bin())
+        .args([
+            "run",
+            &scenario,
+            "--out",
+            out.to_str().unwrap(),
+            "--method",
+            "mc",
+        ])
+        .args(["--trials", "2000", "--no-charts"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert!(
+        line.starts_with("waiting: another oddsmith is writing"),
+        "{line}"
+    );
+    assert!(!out.exists(), "written while another run held the lock");
+    parent.unlock().unwrap();
+    assert!(child.wait().unwrap().success());
+    assert!(out.join("run.json").is_file());
+}
+
+#[test]
+fn runs_at_once_into_one_folder_leave_the_files_of_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = common::scenario(dir.path(), TWO_CASES);
+    let out = dir.path().join("report");
+    let runs: Vec<_> = (0..8)
+        .map(|seed| {
+            std::process::Command::new(common::bin())
+                .args([
+                    "run",
+                    &scenario,
+                    "--out",
+                    out.to_str().unwrap(),
+                    "--method",
+                    "mc",
+                ])
+                .args(["--trials", "2000", "--quiet", "--format", "csv", "--seed"])
+                .arg(seed.to_string())
+                .stderr(std::process::Stdio::null())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let printed: Vec<Vec<u8>> = runs
+        .into_iter()
+        .map(|child| child.wait_with_output().unwrap().stdout)
+        .collect();
+    let run_json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+    let seed = run_json["seed"].as_u64().unwrap() as usize;
+    // The summary is the one the run of that seed printed.
+    assert_eq!(
+        std::fs::read(out.join("summary.csv")).unwrap(),
+        printed[seed]
+    );
 }

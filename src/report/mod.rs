@@ -8,9 +8,12 @@
 pub mod balance;
 pub mod chart;
 pub mod csv;
+pub mod folder;
 pub mod index;
 pub mod json;
 pub mod table;
+
+pub use folder::write_folder;
 
 use std::path::Path;
 
@@ -196,38 +199,6 @@ pub fn folder_files(report: &Report, charts: bool) -> anyhow::Result<Vec<(String
         files.push(("balance.csv".into(), balance::to_csv(&report.balances)?));
     }
     Ok(files)
-}
-
-/// Writes the report folder: every file whole or not at all. With
-/// `prune_charts`, charts an earlier run left in the folder that this run
-/// did not draw are removed afterwards, so the folder never shows charts
-/// that disagree with its tables. Only in a folder oddsmith wrote before (it
-/// had `run.json`), and only files named like oddsmith's charts
-/// (`<system>-....png|svg`), so pointing `--out` at a folder of one's own
-/// pictures deletes nothing of theirs ([`chart::is_chart_file`]).
-pub fn write_folder(
-    dir: &Path,
-    files: &[(String, Vec<u8>)],
-    prune_charts: bool,
-) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create the report folder {}", dir.display()))?;
-    let ours = dir.join("run.json").is_file();
-    for (name, bytes) in files {
-        write_atomic(&dir.join(name), bytes)?;
-    }
-    if prune_charts && ours {
-        let entries = std::fs::read_dir(dir)
-            .with_context(|| format!("cannot list the report folder {}", dir.display()))?;
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if chart::is_chart_file(&name) && !files.iter().any(|(f, _)| *f == name) {
-                std::fs::remove_file(entry.path())
-                    .with_context(|| format!("cannot remove the old chart {name}"))?;
-            }
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

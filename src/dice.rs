@@ -11,7 +11,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::errors::echo;
+use crate::echo::echo;
 
 /// The die sizes Cortex Plus uses, smallest first; a die's index here is its step.
 pub const CORTEX_SIZES: [u32; 5] = [4, 6, 8, 10, 12];

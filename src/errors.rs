@@ -14,32 +14,6 @@ pub fn input_error(message: impl Into<String>) -> anyhow::Error {
     anyhow::Error::new(InputError(message.into()))
 }
 
-/// The most characters of the user's input an error message repeats.
-pub const ECHO_CHARS: usize = 80;
-
-/// User input as an error message repeats it: control characters escaped
-/// (`\0`, `\u{1b}`: a NUL or an escape sequence must not reach the
-/// terminal) and cut to about [`ECHO_CHARS`] characters, saying how long it
-/// was, so a megabyte of junk is not printed back whole.
-pub fn echo(text: &str) -> String {
-    let total = text.chars().count();
-    let mut out: String = text
-        .chars()
-        .take(ECHO_CHARS)
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect();
-    if total > ECHO_CHARS {
-        out.push_str(&format!("... ({total} characters in all)"));
-    }
-    out
-}
-
 /// The exit code for an error chain.
 pub fn exit_code(error: &anyhow::Error) -> i32 {
     use crate::engine::exact::ExactError;
@@ -55,24 +29,5 @@ pub fn exit_code(error: &anyhow::Error) -> i32 {
         2
     } else {
         1
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn echoes_are_escaped_and_cut() {
-        assert_eq!(echo("d8 x"), "d8 x");
-        assert_eq!(echo("a\0b\u{1b}[31m"), "a\\u{0}b\\u{1b}[31m");
-        let long = "x".repeat(1_000_000);
-        let echoed = echo(&long);
-        assert!(echoed.starts_with(&"x".repeat(ECHO_CHARS)));
-        assert!(
-            echoed.ends_with("... (1000000 characters in all)"),
-            "{echoed}"
-        );
-        assert!(echoed.len() < 2 * ECHO_CHARS);
     }
 }

@@ -18,6 +18,7 @@ pub mod cli;
 pub mod commands;
 pub mod dice;
 pub mod distribution;
+pub mod echo;
 pub mod engine;
 pub mod errors;
 pub mod interrupt;

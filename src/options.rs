@@ -264,7 +264,7 @@ impl Options {
                 format!(
                     "{} is \"{}\"; allowed: {}",
                     self.key_name(key),
-                    crate::errors::echo(&text),
+                    crate::echo::echo(&text),
                     allowed
                         .iter()
                         .map(|a| format!("\"{a}\""))

@@ -10,7 +10,8 @@ use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
 use crate::balance::{self, BalanceSpec};
-use crate::errors::{echo, InputError};
+use crate::echo::echo;
+use crate::errors::InputError;
 use crate::line_index::LineIndex;
 use crate::options::{Entries, KeyStyle, Options, Pos, RawItem, RawValue};
 use crate::systems::{self, Case, System};

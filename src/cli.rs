@@ -61,6 +61,8 @@ pub enum FormatArg {
     Csv,
     /// One JSON object.
     Json,
+    /// GitHub-flavoured Markdown tables, ready to post.
+    Markdown,
 }
 
 /// Flags every evaluating command takes.
@@ -89,7 +91,7 @@ pub struct CommonArgs {
 /// The Cortex roll rules shared by `cortex`, `scene` and `balance`.
 #[derive(Debug, Clone, Args, Default)]
 pub struct RollRuleArgs {
-    /// Who wins equal totals: reaction (default, the seed's rule) or action.
+    /// Who wins equal totals: reaction (default, the rules text's rule) or action.
     #[arg(long)]
     pub ties: Option<String>,
     /// Margin per heroic effect step up [default: 5].
@@ -200,7 +202,7 @@ pub struct BalanceArgs {
     /// Aim p_heroic (success by heroic_step or more) at this, 0..1, instead.
     #[arg(long, allow_negative_numbers = true)]
     pub target_heroic: Option<f64>,
-    /// The opposing pools to try, comma-separated, e.g. "2d6,3d8" [default: the seed's nine rungs].
+    /// The opposing pools to try, comma-separated, e.g. "2d6,3d8" [default: the rules text's nine rungs].
     #[arg(long)]
     pub ladder: Option<String>,
     #[command(flatten)]
@@ -255,7 +257,7 @@ pub struct StorytellingArgs {
     /// d10s in the pool before the modifier: a whole number, 0 or more.
     #[arg(allow_negative_numbers = true)]
     pub dice: String,
-    /// Dice added to or taken from the pool (the seed's ladder runs -5..+5); write negatives as --modifier=-2.
+    /// Dice added to or taken from the pool (the rules text's ladder runs -5..+5); write negatives as --modifier=-2.
     #[arg(long, allow_negative_numbers = true)]
     pub modifier: Option<i64>,
     /// A die at or above it is a success (2..10) [default: 8].
@@ -273,7 +275,7 @@ pub struct StorytellingArgs {
     /// Successes for p_exceptional (0 or more) [default: 5].
     #[arg(long, allow_negative_numbers = true)]
     pub exceptional: Option<i64>,
-    /// A chance die's 10 is rolled again (the seed's rule); =false for the later edition [default: true].
+    /// A chance die's 10 is rolled again (the rules text's rule); =false for the later edition [default: true].
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub chance_die_explodes: Option<bool>,
     #[command(flatten)]

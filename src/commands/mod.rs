@@ -7,13 +7,15 @@
 //! Modules: [`quick`] (one case from flags), [`balance`] (`oddsmith
 //! balance`), [`run`] (one scenario), [`report`] (a folder of scenarios and
 //! the index), all on top of [`evaluate`] (settings, methods, a scenario
-//! into a report) and [`output`] (formats, shared flags, stdout).
+//! into a report), [`output`] (formats, shared flags, stdout) and
+//! [`reproduce`] (the command lines written into reports).
 
 pub mod balance;
 pub mod evaluate;
 pub mod output;
 pub mod quick;
 pub mod report;
+pub mod reproduce;
 pub mod run;
 
 use std::sync::atomic::AtomicBool;

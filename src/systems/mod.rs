@@ -9,7 +9,7 @@
 
 pub mod advantage;
 pub mod cortex;
-pub mod scene;
+pub use cortex::scene;
 pub mod storytelling;
 
 use serde_json::{Map, Value};

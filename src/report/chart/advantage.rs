@@ -3,7 +3,7 @@
 //! whatever else varies), and `miss_to_strong_per_encounter` against the
 //! die size. Metric names are SPEC 4's.
 //!
-//! The no-die baseline is plain 2d6 + `stat` (the roll the seed's counter
+//! The no-die baseline is plain 2d6 + `stat` (the roll the rules text's counter
 //! improves on), computed exactly here from the case's `stat`, `miss_max`
 //! and `strong_min` so every panel has it, whether or not the scenario ran
 //! a `policy = "never"` case.
@@ -19,6 +19,14 @@ use super::{
 use crate::report::CaseResult;
 use crate::systems::advantage::AdvantageCase;
 use crate::systems::System;
+
+/// The metrics these charts read (see `super::shows_metric`).
+pub const METRICS_DRAWN: &[&str] = &[
+    "p_miss",
+    "p_weak",
+    "p_strong",
+    "miss_to_strong_per_encounter",
+];
 
 pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
     let usable: Vec<&CaseResult> = results

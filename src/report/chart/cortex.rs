@@ -16,6 +16,16 @@ use crate::systems::System;
 /// The effect die sizes of SPEC 2, smallest first.
 const SIZES: [&str; 5] = ["d4", "d6", "d8", "d10", "d12"];
 
+/// The metrics these charts read (see `super::shows_metric`).
+pub const METRICS_DRAWN: &[&str] = &[
+    "p_success",
+    "win_effect_",
+    "pool_effect_",
+    "p_hitch",
+    "p_botch",
+    "p_reaction_hitch",
+];
+
 pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
     let mut out = Vec::new();
     out.extend(heatmap(results));

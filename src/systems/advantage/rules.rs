@@ -1,5 +1,5 @@
-//! The rules of one advantage roll (SPEC 4, steps 2 to 7; seed
-//! `advantage-die.ru.txt`): the tier of a total, when the counter replaces
+//! The rules of one advantage roll (SPEC 4, steps 2 to 7; the
+//! advantage-die rules text): the tier of a total, when the counter replaces
 //! the lower die, what the counter becomes, and the chance steps between
 //! rolls. The exact chain and the sampler both read the roll through
 //! [`AdvantageCase::face_table`], so the rule is written once.
@@ -46,7 +46,7 @@ impl AdvantageCase {
     pub fn resolve_roll(&self, counter: u8, dice: (u8, u8), last: bool) -> RollOutcome {
         let (low, high) = (dice.0.min(dice.1), dice.0.max(dice.1));
         let plain = self.tier(i32::from(low) + i32::from(high) + self.stat);
-        // Step 2: the counter replaces the lower die (seed: "заменить значение
+        // Step 2: the counter replaces the lower die (the rules text: "заменить значение
         // любого брошенного кубика значением своего превосходства"; the lower
         // die is the one worth replacing), if the policy allows and it helps.
         let boosted = self.tier(i32::from(counter) + i32::from(high) + self.stat);
@@ -59,7 +59,7 @@ impl AdvantageCase {
         let used = allowed && boosted > plain;
         // Step 3: the tier of the dice as they now stand.
         let tier = if used { boosted } else { plain };
-        // Step 4: a used counter resets to 1 (seed: "превосходство
+        // Step 4: a used counter resets to 1 (the rules text: "превосходство
         // сбрасывается до одного, после того как игрок его использует") or
         // swaps with the replaced die. Only a counter above the lower die can
         // raise the tier, so a swapped value is always below the die size.
@@ -69,7 +69,7 @@ impl AdvantageCase {
             (true, OnUse::Swap) => low,
         };
         // Step 5: the tier's gain; past the die size it is lost at once
-        // (seed: "игнорируй все последующие указания о его повышении").
+        // (the rules text: "игнорируй все последующие указания о его повышении").
         next = self.raise(next, self.gain_on[tier as usize]);
         RollOutcome {
             tier,
@@ -85,7 +85,7 @@ impl AdvantageCase {
     }
 
     /// Steps 6 and 7: the chance gain (if `gained`), then the GM's reduction
-    /// (if `reduced`; seed: "Мастер может уменьшить значение превосходства
+    /// (if `reduced`; the rules text: "Мастер может уменьшить значение превосходства
     /// на один"), never below 1.
     pub fn after_chances(&self, counter: u8, gained: bool, reduced: bool) -> u8 {
         let counter = if gained {

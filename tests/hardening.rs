@@ -644,3 +644,59 @@ fn runs_at_once_into_one_folder_leave_the_files_of_one_run() {
         printed[seed]
     );
 }
+
+// ---------------------------------------------------------------------------
+// Item 1: charts stay bounded whatever the case count
+
+/// A PNG's width and height, from its header.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    let word = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    (word(16), word(20))
+}
+
+#[test]
+fn a_sweep_past_the_chart_limit_draws_a_bounded_slice_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let difficulties: Vec<String> = (1..=250).map(|d| d.to_string()).collect();
+    let scenario = common::scenario(
+        dir.path(),
+        &format!(
+            "[[sweep]]\nsystem = \"cortex\"\npool = \"d8 d6\"\ndifficulty = [{}]\n",
+            difficulties.join(", ")
+        ),
+    );
+    let out = dir.path().join("report");
+    oddsmith()
+        .args([
+            "run",
+            &scenario,
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+            "--format",
+            "csv",
+        ])
+        .assert()
+        .success();
+    let mut charts = 0;
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let path = entry.unwrap().path();
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("svg") => {
+                let svg = std::fs::read_to_string(&path).unwrap();
+                assert!(svg.contains("Only the first 200 of 250 cases"), "{path:?}");
+                charts += 1;
+            }
+            Some("png") => {
+                let (w, h) = png_size(&std::fs::read(&path).unwrap());
+                // 200 difficulties of 135 px each, and far from plotters' limits.
+                assert!(
+                    w <= 480 + 135 * 200 && u64::from(w) * u64::from(h) < 100_000_000,
+                    "{path:?}: {w} x {h}"
+                );
+            }
+            _ => {}
+        }
+    }
+    assert!(charts > 0);
+}

@@ -700,3 +700,38 @@ fn a_sweep_past_the_chart_limit_draws_a_bounded_slice_with_a_note() {
     }
     assert!(charts > 0);
 }
+
+// ---------------------------------------------------------------------------
+// Item 7: the report index is linear in the cases
+
+#[test]
+fn the_report_of_a_hundred_thousand_value_sweep_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenarios = dir.path().join("scenarios");
+    std::fs::create_dir(&scenarios).unwrap();
+    let difficulties: Vec<String> = (1..=100_000).map(|d| d.to_string()).collect();
+    write(
+        &scenarios.join("big.toml"),
+        &format!(
+            "[[sweep]]\nsystem = \"cortex\"\npool = \"d4\"\ndifficulty = [{}]\n",
+            difficulties.join(", ")
+        ),
+    );
+    let out = dir.path().join("reports");
+    // About 25 s in a debug build on a busy machine; the quadratic index
+    // took over 200 s.
+    oddsmith()
+        .timeout(Duration::from_secs(120))
+        .args([
+            "report",
+            scenarios.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--no-charts", "--quiet"])
+        .assert()
+        .success();
+    assert!(std::fs::read_to_string(out.join("index.md"))
+        .unwrap()
+        .contains("100000 values"));
+}

@@ -735,3 +735,32 @@ fn the_report_of_a_hundred_thousand_value_sweep_finishes() {
         .unwrap()
         .contains("100000 values"));
 }
+
+// ---------------------------------------------------------------------------
+// `report` says what it skips
+
+#[cfg(unix)]
+#[test]
+fn report_names_the_toml_entries_it_skips() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenarios = dir.path().join("scenarios");
+    std::fs::create_dir(&scenarios).unwrap();
+    write(
+        &scenarios.join("ok.toml"),
+        "[[case]]\nsystem = \"cortex\"\npool = \"d8\"\n",
+    );
+    std::os::unix::fs::symlink(
+        dir.path().join("gone.toml"),
+        scenarios.join("dangling.toml"),
+    )
+    .unwrap();
+    std::fs::create_dir(scenarios.join("folder.toml")).unwrap();
+    oddsmith()
+        .args(["report", scenarios.to_str().unwrap(), "--out"])
+        .arg(dir.path().join("reports"))
+        .args(["--no-charts"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("skipping").and(predicate::str::contains("dangling.toml")))
+        .stderr(predicate::str::contains("folder.toml: it is a folder"));
+}

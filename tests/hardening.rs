@@ -764,3 +764,35 @@ fn report_names_the_toml_entries_it_skips() {
         .stderr(predicate::str::contains("skipping").and(predicate::str::contains("dangling.toml")))
         .stderr(predicate::str::contains("folder.toml: it is a folder"));
 }
+
+// ---------------------------------------------------------------------------
+// Rules of a reacting pool without one are refused, not ignored
+
+#[test]
+fn reaction_rules_without_a_reacting_pool_are_refused() {
+    for (args, needles) in [
+        (
+            &["cortex", "d8", "--difficulty", "7", "--effect-step-down"][..],
+            &[
+                "`--effect-step-down` applies only against a reacting pool",
+                "a fixed difficulty",
+            ][..],
+        ),
+        (
+            &["cortex", "d8", "--reaction-keep", "3"],
+            &["`--reaction-keep`", "no opposition"],
+        ),
+    ] {
+        common::refused(args, needles);
+    }
+    // A defaults table may hold them for the cases that have a pool.
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = common::scenario(
+        dir.path(),
+        "[cortex]\nreaction_keep = 3\n[[case]]\nsystem = \"cortex\"\npool = \"d8\"\ndifficulty = 7\n",
+    );
+    oddsmith()
+        .args(["run", &scenario, "--no-report"])
+        .assert()
+        .success();
+}

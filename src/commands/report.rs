@@ -33,7 +33,7 @@ pub fn scenario_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     })?;
     let mut files: Vec<PathBuf> = Vec::new();
     for path in entries.flatten().map(|e| e.path()) {
-        if !path.extension().is_some_and(|x| x == "toml") {
+        if path.extension().is_none_or(|x| x != "toml") {
             continue;
         }
         // A `*.toml` that cannot be read as a scenario is said, not

@@ -243,6 +243,7 @@ fn miss_to_strong(results: &[&CaseResult]) -> Option<Chart> {
                 .map(|f| (*f as f64, format!("d{f}")))
                 .collect(),
             axis: Axis::number("Misses turned strong, per encounter", 2),
+            step: false,
         }),
     );
     chart.legend = line_legend(&series);

@@ -131,7 +131,10 @@ fn heatmap(results: &[&CaseResult]) -> Option<Chart> {
 /// Running totals across a bar's segments, each with its interval: the
 /// first boundary (after "fail") is `1 - p_success`, whose interval is the
 /// mirror of `p_success`'s; later ones are shares of all trials.
-fn stacked_segments(r: &CaseResult, parts: &[(f64, Option<(f64, f64)>)]) -> Vec<Option<Value>> {
+pub(super) fn stacked_segments(
+    r: &CaseResult,
+    parts: &[(f64, Option<(f64, f64)>)],
+) -> Vec<Option<Value>> {
     let mut out = Vec::new();
     let mut total = 0.0;
     let last = parts.iter().rposition(|(p, _)| *p > 0.0).unwrap_or(0);

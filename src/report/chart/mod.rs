@@ -17,6 +17,7 @@ pub mod model;
 pub mod render;
 
 mod advantage;
+mod conflict;
 mod cortex;
 mod scene;
 mod storytelling;
@@ -45,6 +46,7 @@ pub fn charts(report: &Report) -> Vec<Chart> {
         let mut drawn = match system {
             System::Cortex => cortex::charts(&results),
             System::CortexScene => scene::charts(&results),
+            System::CortexConflict => conflict::charts(&results),
             System::Storytelling => storytelling::charts(&results),
             System::Advantage => advantage::charts(&results),
         };
@@ -98,6 +100,7 @@ pub fn drawn_rank(system: System, metric: &str) -> Option<usize> {
         System::CortexScene => scene::METRICS_DRAWN,
         System::Storytelling => storytelling::METRICS_DRAWN,
         System::Advantage => advantage::METRICS_DRAWN,
+        System::CortexConflict => conflict::METRICS_DRAWN,
     };
     drawn.iter().position(|d| {
         if d.ends_with('_') {

@@ -179,6 +179,7 @@ fn by_action(results: &[&CaseResult]) -> Option<Chart> {
                     x_label: "Action number in the scene".into(),
                     x_ticks: (1..=actions).map(|i| (i as f64, i.to_string())).collect(),
                     axis: Axis::percent("P(action succeeds), %"),
+                    step: false,
                 }),
             })
             .collect(),

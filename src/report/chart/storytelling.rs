@@ -154,6 +154,7 @@ fn at_least(results: &[&CaseResult]) -> Chart {
                 x_label: "Dice in the pool".into(),
                 x_ticks: x_ticks.clone(),
                 axis: Axis::percent("P(at least k), %"),
+                step: false,
             }),
         });
     }

@@ -240,9 +240,10 @@ pub struct BalanceArgs {
     pub ladder: Option<String>,
     #[command(flatten)]
     pub rules: RollRuleArgs,
-    /// table, csv or json.
-    #[arg(long, value_enum, default_value_t = FormatArg::Table)]
-    pub format: FormatArg,
+    /// --method (auto answers each rung exactly where it can), --trials,
+    /// --seed, --threads, --format, --quiet, as for a quick command.
+    #[command(flatten)]
+    pub common: CommonArgs,
 }
 
 #[derive(Debug, Clone, Args)]

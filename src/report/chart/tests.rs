@@ -428,3 +428,18 @@ fn write_fixture_charts_for_review() {
         }
     }
 }
+
+/// Issue 15 item 14: control characters in any label (names are refused at
+/// load, but a chart must not rely on it) and XML's special characters
+/// still give a well-formed SVG.
+#[test]
+fn labels_with_control_and_markup_characters_give_well_formed_svg() {
+    let mut report = fixture::cortex(false, true);
+    for (i, r) in report.results.iter_mut().enumerate() {
+        r.case = format!("a\u{1}<b>&\"'\u{1b}[31m {i}");
+    }
+    for mut chart in charts(&report) {
+        chart.title.push_str(" \u{0}<&>");
+        check_renders(&chart);
+    }
+}

@@ -11,6 +11,9 @@ use super::{AdvantageCase, AdvantageHists, COUNTS, M2S, USES};
 use crate::distribution::Hist;
 use crate::engine::exact::{Budget, ExactError};
 
+/// Cells of the chain's count runs per elementary step of the budget.
+const CELLS_PER_STEP: u64 = 25;
+
 /// One move of the chain: to state `.0` with roll flags `.1`, probability `.2`.
 type Move = (u32, u8, f64);
 
@@ -128,13 +131,18 @@ impl AdvantageCase {
             .map(|kind| distinct.iter().position(|d| d == kind).unwrap_or(0))
             .collect();
         let max_step = usize::from(self.counters);
-        let steps: u64 = (0..n)
+        // Each move adds a run of counts (one per count so far) in a loop the
+        // compiler vectorises: about CELLS_PER_STEP cells cost one of the
+        // budget's elementary steps (measured on a party of 4 with d8
+        // counters over 40 rolls: 150 million cells in about a quarter of a
+        // second).
+        let cells: u64 = (0..n)
             .map(|roll| {
                 let moves: u64 = tables[table_of[roll]].iter().map(|t| t.len() as u64).sum();
                 COUNTS as u64 * moves * (roll * max_step + 1) as u64
             })
             .fold(0u64, u64::saturating_add);
-        budget.spend(steps, &what)?;
+        budget.spend(cells / CELLS_PER_STEP, &what)?;
 
         let size = space.len();
         let width = n * max_step + 1;

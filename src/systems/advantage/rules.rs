@@ -63,6 +63,11 @@ enum Spend {
     Both,
 }
 
+/// How SPEC 12 ranks the spends that raise the tier, best first: the
+/// highest tier, the fewest counters, the smallest counter, the roller's own
+/// (`false` first), the lowest player.
+type SpendRank = (Reverse<Tier>, u8, u8, bool, usize);
+
 impl AdvantageCase {
     /// The tier of a total (SPEC 4: `miss_max` or less a miss, `strong_min`
     /// or more a strong hit, a weak hit between).
@@ -139,7 +144,7 @@ impl AdvantageCase {
         // policy allows and it raises the tier. Among such spends: the
         // highest tier, then the fewest counters, then the smallest counter,
         // then the roller's own, then the lowest player (SPEC 12).
-        let mut best: Option<((Reverse<Tier>, u8, u8, bool, usize), Tier, Spend)> = None;
+        let mut best: Option<(SpendRank, Tier, Spend)> = None;
         let mut consider = |tier: Tier, count: u8, value: u8, own: bool, index: usize, spend| {
             let key = (Reverse(tier), count, value, !own, index);
             if tier > plain && best.as_ref().is_none_or(|b| key < b.0) {

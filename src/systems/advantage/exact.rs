@@ -320,26 +320,86 @@ mod tests {
             },
         ];
         for case in cases {
-            let chain = case.exact_hists(&mut Budget::unlimited()).unwrap();
-            let brute = case.brute_force_hists();
-            for (a, b) in chain.per_encounter.iter().zip(&brute.per_encounter) {
-                for count in 0..=i64::from(case.rolls) {
-                    assert!(
-                        (a.get(count) - b.get(count)).abs() < 1e-10,
-                        "{case:?} {count} {} {}",
-                        a.get(count),
-                        b.get(count)
-                    );
-                }
+            assert_chain_matches_brute_force(&case);
+        }
+    }
+
+    #[test]
+    fn the_chain_matches_every_path_for_each_variant() {
+        // SPEC 12: two counters, a party with and without share, the
+        // players' own habit; both on_use. Short enough to enumerate.
+        let base = AdvantageCase {
+            die: 6,
+            gain_on: [1, 0, 1],
+            gain_chance: 0.4,
+            gm_reduce_chance: 0.3,
+            ..AdvantageCase::default()
+        };
+        for on_use in [OnUse::Reset, OnUse::Swap] {
+            let variants = [
+                AdvantageCase {
+                    counters: 2,
+                    rolls: 2,
+                    die: 4,
+                    ..base.clone()
+                },
+                AdvantageCase {
+                    counters: 2,
+                    rolls: 2,
+                    policy: Policy::ThresholdOrLast(4),
+                    gain_chance: 1.0,
+                    ..base.clone()
+                },
+                AdvantageCase {
+                    party: 2,
+                    rolls: 3,
+                    policy: Policy::ThresholdOrLast(5),
+                    ..base.clone()
+                },
+                AdvantageCase {
+                    party: 3,
+                    share: true,
+                    rolls: 3,
+                    stat: -1,
+                    ..base.clone()
+                },
+                AdvantageCase {
+                    party: 2,
+                    share: true,
+                    rolls: 3,
+                    policy: Policy::Last,
+                    die: 8,
+                    ..base.clone()
+                },
+            ];
+            for case in variants {
+                assert_chain_matches_brute_force(&AdvantageCase { on_use, ..case });
             }
-            for (a, b) in chain.tier_by_roll.iter().zip(&brute.tier_by_roll) {
-                for t in 0..3 {
-                    assert!((a[t] - b[t]).abs() < 1e-10, "{case:?}");
-                }
+        }
+    }
+
+    /// The chain and the path-by-path walk give the same histograms,
+    /// per-roll tiers and metrics.
+    fn assert_chain_matches_brute_force(case: &AdvantageCase) {
+        let chain = case.exact_hists(&mut Budget::unlimited()).unwrap();
+        let brute = case.brute_force_hists();
+        for (a, b) in chain.per_encounter.iter().zip(&brute.per_encounter) {
+            for count in 0..=i64::from(case.rolls) * i64::from(case.counters) {
+                assert!(
+                    (a.get(count) - b.get(count)).abs() < 1e-10,
+                    "{case:?} {count} {} {}",
+                    a.get(count),
+                    b.get(count)
+                );
             }
-            for (a, b) in case.metrics(&chain).iter().zip(case.metrics(&brute)) {
-                assert!((a.value.unwrap() - b.value.unwrap()).abs() < 1e-10);
+        }
+        for (a, b) in chain.tier_by_roll.iter().zip(&brute.tier_by_roll) {
+            for t in 0..3 {
+                assert!((a[t] - b[t]).abs() < 1e-10, "{case:?}");
             }
+        }
+        for (a, b) in case.metrics(&chain).iter().zip(case.metrics(&brute)) {
+            assert!((a.value.unwrap() - b.value.unwrap()).abs() < 1e-10);
         }
     }
 

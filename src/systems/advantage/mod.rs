@@ -550,6 +550,21 @@ impl SystemCase for AdvantageCase {
         inputs
     }
 
+    fn naming_inputs(&self) -> Map<String, Value> {
+        let mut inputs = self.inputs();
+        let default = AdvantageCase::default();
+        if self.counters == default.counters {
+            inputs.remove("counters");
+        }
+        if self.party == default.party {
+            inputs.remove("party");
+        }
+        if !self.share {
+            inputs.remove("share");
+        }
+        inputs
+    }
+
     fn exact(&self, budget: &mut Budget) -> Result<Evaluation, ExactError> {
         Ok(self.evaluation(&self.exact_hists(budget)?))
     }

@@ -353,4 +353,144 @@ mod tests {
         assert_eq!(case.after_chances(1, false, true), 1);
         assert_eq!(case.after_chances(2, true, false), 3);
     }
+
+    #[test]
+    fn two_counters_spend_the_fewest_that_reach_the_best_tier() {
+        // SPEC 12, 2. Dice 2 and 1, stat 0: 3, a miss.
+        let case = AdvantageCase {
+            counters: 2,
+            gain_on: [0, 0, 0],
+            ..AdvantageCase::default()
+        };
+        let mine = RollKind {
+            roller: 0,
+            last: false,
+        };
+        // Counters 3 and 5: the 5 alone makes 2 + 5 = 7, both make 8: weak
+        // either way, so the one counter is spent and the 3 is kept.
+        let out = case.resolve_roll([3, 5, 0, 0], mine, (2, 1));
+        assert_eq!(
+            (out.tier, out.uses, out.counters),
+            (Tier::Weak, 1, [3, 1, 0, 0])
+        );
+        // Counters 4 and 6: the 6 alone makes 8, both make 10, a strong hit.
+        let out = case.resolve_roll([4, 6, 0, 0], mine, (2, 1));
+        assert_eq!(
+            (out.tier, out.uses, out.counters),
+            (Tier::Strong, 2, [1, 1, 0, 0])
+        );
+        assert!(out.miss_to_strong);
+        // Swapped, the larger counter takes the higher die's 2, the smaller
+        // the lower die's 1.
+        let swap = AdvantageCase {
+            on_use: OnUse::Swap,
+            ..case.clone()
+        };
+        assert_eq!(
+            swap.resolve_roll([4, 6, 0, 0], mine, (2, 1)).counters,
+            [1, 2, 0, 0]
+        );
+        // With a threshold of 5 only the 6 may be spent.
+        let threshold = AdvantageCase {
+            policy: Policy::Threshold(5),
+            ..case.clone()
+        };
+        let out = threshold.resolve_roll([4, 6, 0, 0], mine, (2, 1));
+        assert_eq!(
+            (out.tier, out.uses, out.counters),
+            (Tier::Weak, 1, [4, 1, 0, 0])
+        );
+        // Each counter gains for the tier: a weak-hit gain of 1 on both.
+        let gaining = AdvantageCase {
+            gain_on: [0, 1, 0],
+            ..case.clone()
+        };
+        assert_eq!(
+            gaining.resolve_roll([3, 5, 0, 0], mine, (2, 1)).counters,
+            [4, 2, 0, 0]
+        );
+    }
+
+    #[test]
+    fn a_party_shares_the_best_counter_and_only_the_roller_gains() {
+        // SPEC 12, 3. Player 1 rolls 4 and 1: 5, a miss.
+        let shared = AdvantageCase {
+            party: 3,
+            share: true,
+            gain_on: [0, 1, 0],
+            ..AdvantageCase::default()
+        };
+        let first = RollKind {
+            roller: 0,
+            last: false,
+        };
+        // Own 2 gives 6, still a miss; players 2 and 3 hold 5s (9, weak):
+        // equal values, neither the roller's, so the lower player's. The
+        // weak hit's gain goes to the roller alone.
+        let out = shared.resolve_roll([2, 5, 5, 0], first, (4, 1));
+        assert_eq!(
+            (out.tier, out.uses, out.counters),
+            (Tier::Weak, 1, [3, 1, 5, 0])
+        );
+        // A higher tier wins over the roller's own counter.
+        let out = shared.resolve_roll([5, 6, 1, 0], first, (4, 1));
+        assert_eq!((out.tier, out.counters), (Tier::Strong, [5, 1, 1, 0]));
+        // Equal counters reaching the same tier: the roller's own first.
+        let third = RollKind {
+            roller: 2,
+            last: false,
+        };
+        let out = shared.resolve_roll([6, 5, 6, 0], third, (4, 1));
+        assert_eq!(out.counters, [6, 5, 1, 0]);
+        // Without share only the roller's own counter can be spent.
+        let apart = AdvantageCase {
+            share: false,
+            ..shared.clone()
+        };
+        let out = apart.resolve_roll([2, 5, 5, 0], first, (4, 1));
+        assert_eq!(
+            (out.tier, out.uses, out.counters),
+            (Tier::Miss, 0, [2, 5, 5, 0])
+        );
+    }
+
+    #[test]
+    fn the_last_roll_is_each_players_own_unless_they_share() {
+        // A party of 3 over 7 rolls: players 1, 2, 3, 1, 2, 3, 1.
+        let apart = AdvantageCase {
+            party: 3,
+            rolls: 7,
+            policy: Policy::ThresholdOrLast(5),
+            ..AdvantageCase::default()
+        };
+        let kinds: Vec<(usize, bool)> = (0..7)
+            .map(|roll| apart.roll_kind(roll))
+            .map(|kind| (kind.roller, kind.last))
+            .collect();
+        let expected = [
+            (0, false),
+            (1, false),
+            (2, false),
+            (0, false),
+            (1, true),
+            (2, true),
+            (0, true),
+        ];
+        assert_eq!(kinds, expected);
+        let shared = AdvantageCase {
+            share: true,
+            ..apart.clone()
+        };
+        let lasts: Vec<bool> = (0..7).map(|roll| shared.roll_kind(roll).last).collect();
+        assert_eq!(lasts, [false, false, false, false, false, false, true]);
+        // Threshold-or-last: a 3 waits, unless it is the last roll; a 5 is
+        // spent at once.
+        let lone = AdvantageCase {
+            policy: Policy::ThresholdOrLast(5),
+            ..AdvantageCase::default()
+        };
+        assert_eq!(roll(&lone, 3, (4, 1), false).uses, 0);
+        assert_eq!(roll(&lone, 3, (4, 1), true).uses, 1);
+        assert_eq!(roll(&lone, 5, (4, 1), false).uses, 1);
+    }
 }

@@ -480,6 +480,29 @@ fn the_example_scenario_runs_and_writes_per_roll_tiers() {
 }
 
 #[test]
+fn the_variants_scenario_compares_setups_and_dice() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report");
+    oddsmith()
+        .args([
+            "run",
+            "scenarios/advantage-variants.toml",
+            "--quiet",
+            "--format",
+            "csv",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    // The baseline, 3 dice x (one die, two dice), 3 dice x 2 parties x share.
+    assert_eq!(summary.lines().count(), 1 + 1 + 6 + 12);
+    assert!(summary.contains("\nd8 party of 4: share=true,advantage,exact,"));
+    assert!(out.join("advantage-setups.png").exists());
+}
+
+#[test]
 fn scenario_errors_name_the_line() {
     let dir = tempfile::tempdir().unwrap();
     let run = |text: &str| {

@@ -365,8 +365,18 @@ fn setups(results: &[&CaseResult]) -> Option<Chart> {
     per_player.sort_by(f64::total_cmp);
     per_player.dedup();
     let rolls_vary = per_player.len() > 1;
+    // Setups in a fixed order: one die, two dice, then parties by size,
+    // each keeping its counters before sharing them.
+    let mut ordered: Vec<&CaseResult> = cases.to_vec();
+    ordered.sort_by_key(|r| {
+        (
+            input_int(r, "party").unwrap_or(1),
+            input_int(r, "counters").unwrap_or(1),
+            r.inputs.get("share").and_then(|v| v.as_bool()) == Some(true),
+        )
+    });
     let mut categories: Vec<String> = Vec::new();
-    for r in cases {
+    for r in ordered {
         let label = setup_label(r, rolls_vary);
         if !categories.contains(&label) {
             categories.push(label);

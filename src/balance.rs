@@ -1,5 +1,5 @@
 //! The balance solver (SPEC 6): for each hero pool, the rung of a ladder of
-//! opposing pools (by default the seed's difficulty table, "Уровни
+//! opposing pools (by default the Cortex Plus rules text's difficulty table, "Уровни
 //! Сложности" in `cortex-plus.ru.txt`: die size by the act's character, die
 //! count by its scale) whose chance of success, or of a heroic success, is
 //! closest to a target. This is what a designer tuning a doom pool asks:
@@ -13,6 +13,7 @@
 use crate::dice::Pool;
 use crate::engine::exact::{Budget, ExactError};
 use crate::options::{Entries, KeyStyle, OptionError, Options, RawItem, RawValue};
+use crate::systems::cortex::rules::ROLL_RULE_KEYS;
 use crate::systems::cortex::{CortexCase, Opposition, Rules};
 use crate::systems::systems_with_key;
 
@@ -29,12 +30,12 @@ pub const KEYS: &[&str] = &[
 ];
 
 /// The cortex roll rules a balance also reads from a scenario's `[cortex]`.
-pub const RULE_KEYS: &[&str] = &["keep", "reaction_keep", "ties", "heroic_step"];
+pub const RULE_KEYS: &[&str] = ROLL_RULE_KEYS;
 
 /// The target when none is given: the SPEC's example, a bit better than even.
 pub const DEFAULT_TARGET: f64 = 0.6;
 
-/// The seed's nine doom pools ("Уровни Сложности"), in SPEC 6's order:
+/// The rules text's nine doom pools ("Уровни Сложности"), in SPEC 6's order:
 /// standard 2d6, heroic Xd8, catastrophic Xd10; global 3dX, cosmic 4dX.
 pub const DEFAULT_LADDER: [(&str, &str); 9] = [
     ("2d6", "standard"),
@@ -48,7 +49,7 @@ pub const DEFAULT_LADDER: [(&str, &str); 9] = [
     ("4d10", "cosmic catastrophic"),
 ];
 
-/// The seed's name for a pool on its difficulty table, if it is one.
+/// The rules text's name for a pool on its difficulty table, if it is one.
 pub fn label_of(pool: &Pool) -> Option<&'static str> {
     DEFAULT_LADDER
         .iter()

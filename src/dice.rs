@@ -3,7 +3,7 @@
 //! canonical form of SPEC section 1 (sorted largest first, equal sizes merged).
 //!
 //! Parsing is split in two: [`parse_terms`] reads the notation for any die size,
-//! and [`Pool::parse_cortex`] accepts only the sizes Cortex Plus uses (the seed
+//! and [`Pool::parse_cortex`] accepts only the sizes Cortex Plus uses (the rules
 //! text, "Броски": d4, d6, d8, d10 and d12), so other systems can reuse the
 //! notation with their own rules.
 
@@ -117,7 +117,7 @@ impl Die {
         CORTEX_SIZES[self.step as usize]
     }
 
-    /// One size up; d12 has none (the seed: "you cannot raise a trait above d12").
+    /// One size up; d12 has none (the Cortex Plus rules text: "you cannot raise a trait above d12").
     pub fn step_up(self) -> Option<Die> {
         Die::from_step(self.step() + 1)
     }
@@ -184,11 +184,6 @@ impl Pool {
         let mut dice = self.dice.clone();
         dice.push(die);
         Pool::new(dice)
-    }
-
-    /// How many dice of this size the pool holds.
-    pub fn count_of(&self, die: Die) -> usize {
-        self.dice.iter().filter(|&&d| d == die).count()
     }
 }
 

@@ -119,7 +119,7 @@ pub fn many_advantage_cases() -> Report {
     run("advantage-many-fixture", text, false)
 }
 
-/// The rules every scene fixture uses (the seed's: ties go to the reaction).
+/// The rules every scene fixture uses (the rules text's: ties go to the reaction).
 const SCENE_RULES: &str = "[cortex]\nties = \"reaction\"\nheroic_step = 5\n";
 
 /// Doom-pool scenes of four actions from three doom pools, the largest

@@ -1,4 +1,4 @@
-//! Storytelling d10 pools (SPEC 3; seed `storytelling-ten-again.ru.txt`):
+//! Storytelling d10 pools (SPEC 3; the Storytelling rules text, "Снова-десять"):
 //! a pool of `dice + modifier` d10s, a success per die at or above `target`,
 //! "снова-десять" (10-again, and the 9-again / 8-again variants) rerolling a
 //! die without limit, rote actions rerolling each failed die once, and the
@@ -606,7 +606,7 @@ mod tests {
     }
 
     #[test]
-    fn the_seed_examples() {
+    fn the_rules_text_examples() {
         // "Бросок даёт результаты 2,3,5,7,8 и 9, то есть два успеха."
         assert_eq!(score(&rules(6), &[2, 3, 5, 7, 8, 9]).successes, 2);
         // Seven dice 2,4,4,7,8,9,10: three successes, the 10 rerolled; a 5

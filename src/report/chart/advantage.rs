@@ -8,7 +8,7 @@
 //! and the misses each player's advantage turns into strong hits (issue 17:
 //! the difference between die sizes, not near-equal bars).
 //!
-//! The no-die baseline is plain 2d6 + `stat` (the roll the seed's counter
+//! The no-die baseline is plain 2d6 + `stat` (the roll the rules text's counter
 //! improves on), computed exactly here from the case's `stat`, `miss_max`
 //! and `strong_min` so every panel has it, whether or not the scenario ran
 //! a `policy = "never"` case.
@@ -24,6 +24,14 @@ use super::{
 use crate::report::CaseResult;
 use crate::systems::advantage::AdvantageCase;
 use crate::systems::System;
+
+/// The metrics these charts read (see `super::shows_metric`).
+pub const METRICS_DRAWN: &[&str] = &[
+    "p_miss",
+    "p_weak",
+    "p_strong",
+    "miss_to_strong_per_encounter",
+];
 
 pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
     let usable: Vec<&CaseResult> = results
@@ -314,6 +322,7 @@ fn miss_to_strong(results: &[&CaseResult]) -> Option<Chart> {
                 .map(|f| (*f as f64, format!("d{f}")))
                 .collect(),
             axis: Axis::number("Misses turned strong, per encounter", 2),
+            step: false,
         }),
     );
     chart.legend = line_legend(&series);

@@ -1,4 +1,4 @@
-//! The advantage die (SPEC 4; seed `advantage-die.ru.txt`): Powered by the
+//! The advantage die (SPEC 4; the advantage-die rules text): Powered by the
 //! Apocalypse style 2d6 + stat rolls (miss, weak hit, strong hit) over an
 //! encounter, with a counter die that grows as the encounter goes on and may
 //! replace the lower of the two dice, "up to turning a miss into a 10+".
@@ -97,7 +97,7 @@ pub enum Policy {
     Greedy,
     /// Only when the counter is at least this value.
     Threshold(u8),
-    /// Only on the encounter's last roll (the seed: "use it before the end
+    /// Only on the encounter's last roll (the rules text: "use it before the end
     /// of the encounter", since it resets then anyway).
     Last,
     /// When the counter is at least this value or on the last roll: the
@@ -134,9 +134,9 @@ impl Policy {
 /// What a used counter becomes (SPEC 4, step 4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnUse {
-    /// Back to 1 (seed: "после того как игрок его использует" it resets to one).
+    /// Back to 1 (the rules text: "после того как игрок его использует" it resets to one).
     Reset,
-    /// The value of the die it replaced (the seed's exchange variant:
+    /// The value of the die it replaced (the rules text's exchange variant:
     /// "менять значение превосходства на ... значение кубика").
     Swap,
 }

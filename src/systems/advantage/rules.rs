@@ -1,5 +1,5 @@
 //! The rules of one advantage roll (SPEC 4, steps 2 to 7, and SPEC 12's
-//! variants; seed `advantage-die.ru.txt`): the tier of a total, which
+//! variants; the advantage-die rules text): the tier of a total, which
 //! counter (if any) replaces which die, what each counter becomes, whose
 //! roll it is and whether it counts as the last, and the chance steps
 //! between rolls. The exact chain and the sampler both read the roll
@@ -138,7 +138,7 @@ impl AdvantageCase {
         let (low, high) = (dice.0.min(dice.1), dice.0.max(dice.1));
         let (low_i, high_i) = (i32::from(low), i32::from(high));
         let plain = self.tier(low_i + high_i + self.stat);
-        // Step 2: a counter replaces the lower die (seed: "заменить значение
+        // Step 2: a counter replaces the lower die (the rules text: "заменить значение
         // любого брошенного кубика значением своего превосходства"; the lower
         // die is the one worth replacing), or two counters both dice, if the
         // policy allows and it raises the tier. Among such spends: the
@@ -169,7 +169,7 @@ impl AdvantageCase {
         }
         // Step 3: the tier of the dice as they now stand.
         let (tier, spend) = best.map_or((plain, None), |(_, tier, spend)| (tier, Some(spend)));
-        // Step 4: a used counter resets to 1 (seed: "превосходство
+        // Step 4: a used counter resets to 1 (the rules text: "превосходство
         // сбрасывается до одного, после того как игрок его использует") or
         // takes the value of the die it replaced. One counter only replaces
         // a lower die below it; of two, the larger took the higher die's
@@ -190,7 +190,7 @@ impl AdvantageCase {
             }
         }
         // Step 5: the tier's gain; past the die size it is lost at once
-        // (seed: "игнорируй все последующие указания о его повышении").
+        // (the rules text: "игнорируй все последующие указания о его повышении").
         for i in self.chance_holders(kind) {
             next[i] = self.raise(next[i], self.gain_on[tier as usize]);
         }
@@ -213,7 +213,7 @@ impl AdvantageCase {
     }
 
     /// Steps 6 and 7 for one counter: the chance gain (if `gained`), then the
-    /// GM's reduction (if `reduced`; seed: "Мастер может уменьшить значение
+    /// GM's reduction (if `reduced`; the rules text: "Мастер может уменьшить значение
     /// превосходства на один"), never below 1.
     pub fn after_chances(&self, counter: u8, gained: bool, reduced: bool) -> u8 {
         let counter = if gained {

@@ -1,17 +1,15 @@
-//! Doom-pool scenes (SPEC 5; seed `cortex-plus.ru.txt`, "Запас Рока" and
+//! Doom-pool scenes (SPEC 5; the Cortex Plus rules text, "Запас Рока" and
 //! "Уровни Сложности"): a run of player actions, each an opposed Cortex roll
 //! against the whole doom pool, where every action that shows hitches feeds
 //! the doom pool one die (a d6 stepped up once per extra hitch) and earns the
 //! player a plot point; optionally the GM ends the scene by spending 2d12.
 //!
-//! The exact method is a Markov chain over the doom pool's contents. The
-//! pool only grows, by one die of four sizes per action, so the states stay
-//! few; each state's chance of success is computed once (memoised per doom
-//! pool) from the action's exact (total, hitches) distribution
-//! ([`cortex::pool_outcomes`]) and the doom pool's exact total distribution,
-//! itself built from its parent pool's by adding one die. The Monte Carlo
-//! method plays scenes die by die with the same [`Scorer`]. Both fill one
-//! [`SceneHists`], read by one `metrics()` and one `rows()`.
+//! This module holds the case, its options, tallies, metrics and the Monte
+//! Carlo method, which plays scenes die by die with the same [`Scorer`] as
+//! every Cortex roll; the exact method is the chain in
+//! [`super::doom_chain`]. Both fill one [`SceneHists`], read by one
+//! `metrics()` and one `rows()`. Success and heroic success are the Cortex
+//! [`Rules`]' own.
 
 use rustc_hash::FxHashMap;
 use serde_json::{json, Map, Value};
@@ -23,8 +21,10 @@ use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
 use crate::engine::rng::{DiceRng, DieRoller};
 use crate::options::{OptionError, Options};
 
-use super::cortex::{self, roll_pool, Rules, Scorer, MAX_KEEP};
-use super::SystemCase;
+use super::rules::Rules;
+use super::sample::{dice_table, roll_pool};
+use super::score::Scorer;
+use crate::systems::SystemCase;
 
 /// The keys a scene accepts. `keep`, `reaction_keep`, `ties` and
 /// `heroic_step` are the cortex roll rules (SPEC 5), also read from `[cortex]`.
@@ -43,18 +43,10 @@ pub const KEYS: &[&str] = &[
 /// enough that a typo fails at once instead of sampling for hours.
 pub const MAX_ACTIONS: i64 = 1_000;
 
-/// Highest hitch level that matters: 4 or more hitches all add a d12.
-const HITCH_LEVELS: usize = 5;
-
-/// Multiply-adds on dense vectors per budget step: the budget counts
-/// hash-map updates (`engine::exact`), and the chain's inner loops are plain
-/// array arithmetic, several times cheaper.
-const DENSE_OPS_PER_STEP: u64 = 4;
-
 /// A doom pool's contents: how many dice of each size, d4 .. d12.
-type DoomKey = [u32; 5];
+pub(super) type DoomKey = [u32; 5];
 
-fn key_of(pool: &Pool) -> DoomKey {
+pub(super) fn key_of(pool: &Pool) -> DoomKey {
     let mut key = [0; 5];
     for die in pool.dice() {
         key[die.step() as usize] += 1;
@@ -71,12 +63,12 @@ fn pool_of(key: &DoomKey) -> Pool {
     Pool::new(dice)
 }
 
-fn dice_in(key: &DoomKey) -> u64 {
+pub(super) fn dice_in(key: &DoomKey) -> u64 {
     key.iter().map(|&c| u64::from(c)).sum()
 }
 
-/// The doom die an action with `hitches` (>= 1) adds (SPEC 5; seed, "Запас
-/// Рока": a d6, stepped up one step per extra hitch): 1 hitch d6, 2 d8,
+/// The doom die an action with `hitches` (>= 1) adds (SPEC 5; the Cortex Plus
+/// rules text, "Запас Рока": a d6, stepped up one step per extra hitch): 1 hitch d6, 2 d8,
 /// 3 d10, 4 or more d12.
 pub fn doom_die_step(hitches: u32) -> usize {
     (hitches as usize).min(4)
@@ -100,7 +92,8 @@ impl SceneCase {
                 options.key_name("pool")
             )));
         };
-        // The seed's default act starts with 2d6 in the doom pool ("Запас Рока").
+        // The Cortex Plus rules text's default act starts with 2d6 in the
+        // doom pool ("Запас Рока").
         let doom = match options.cortex_pool("doom")? {
             Some(doom) => doom,
             None => Pool::parse_cortex("2d6").expect("2d6 is a pool"),
@@ -118,21 +111,17 @@ impl SceneCase {
         })
     }
 
-    /// Whether the GM ends the scene before an action (SPEC 5; seed, "Запас
-    /// Рока": "spend 2d12 to end the scene at once").
-    fn ends(&self, doom: &DoomKey) -> bool {
+    /// Whether the GM ends the scene before an action (SPEC 5; the Cortex
+    /// Plus rules text, "Запас Рока": "spend 2d12 to end the scene at once").
+    pub(super) fn ends(&self, doom: &DoomKey) -> bool {
         self.end_at_2d12 && doom[4] >= 2
     }
 
     /// Whether an action totalling `action` beats a doom total of `reaction`,
-    /// and whether it does so heroically (margin >= `heroic_step`).
+    /// and whether it does so heroically.
     fn outcome(&self, action: u32, reaction: u32) -> (bool, bool) {
         let margin = i64::from(action) - i64::from(reaction);
-        let success = self.rules.succeeds(margin);
-        (
-            success,
-            success && margin >= i64::from(self.rules.heroic_step),
-        )
+        (self.rules.succeeds(margin), self.rules.is_heroic(margin))
     }
 }
 
@@ -157,7 +146,7 @@ pub struct SceneHists<W> {
 }
 
 impl<W: Copy + Default + std::ops::AddAssign> SceneHists<W> {
-    fn new(actions: u32) -> Self {
+    pub(super) fn new(actions: u32) -> Self {
         let n = i64::from(actions);
         SceneHists {
             success_by_action: vec![W::default(); actions as usize],
@@ -210,378 +199,7 @@ impl SceneHists<u64> {
     }
 }
 
-/// The `reaction_keep` highest live values of a pool, highest first: all
-/// a total needs. Unlike the action's state it ignores die sizes, so dice
-/// may be added in any order, and a grown doom pool's distribution is its
-/// parent's with one more die.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct TopValues {
-    faces: [u8; MAX_KEEP],
-    len: u8,
-}
-
-impl TopValues {
-    const EMPTY: TopValues = TopValues {
-        faces: [0; MAX_KEEP],
-        len: 0,
-    };
-
-    fn push(mut self, keep: usize, face: u8) -> TopValues {
-        if face == 1 {
-            return self;
-        }
-        let len = self.len as usize;
-        if len == keep && face <= self.faces[len - 1] {
-            return self;
-        }
-        let mut slot = 0;
-        while slot < len && self.faces[slot] >= face {
-            slot += 1;
-        }
-        let last = if len == keep {
-            len - 1
-        } else {
-            self.len += 1;
-            len
-        };
-        let mut i = last;
-        while i > slot {
-            self.faces[i] = self.faces[i - 1];
-            i -= 1;
-        }
-        self.faces[slot] = face;
-        self
-    }
-
-    fn total(&self) -> u32 {
-        self.faces[..self.len as usize]
-            .iter()
-            .map(|&f| u32::from(f))
-            .sum()
-    }
-}
-
-/// Every [`TopValues`] a doom pool can reach, numbered, with the state each
-/// face leads to: adding a die is then a dense vector update, with no
-/// hashing in the inner loop (78 states when the GM sums two dice).
-struct TopTable {
-    /// `next[state][face]`, faces 1..=12 (index 0 unused).
-    next: Vec<[u32; 13]>,
-    total: Vec<u32>,
-}
-
-impl TopTable {
-    fn new(keep: usize) -> TopTable {
-        let mut states = vec![TopValues::EMPTY];
-        let mut index: FxHashMap<TopValues, u32> = FxHashMap::default();
-        index.insert(TopValues::EMPTY, 0);
-        let mut next = Vec::new();
-        let mut i = 0;
-        while i < states.len() {
-            let mut row = [0u32; 13];
-            for face in 1..=12u8 {
-                let to = states[i].push(keep, face);
-                let id = *index.entry(to).or_insert_with(|| {
-                    states.push(to);
-                    (states.len() - 1) as u32
-                });
-                row[face as usize] = id;
-            }
-            next.push(row);
-            i += 1;
-        }
-        let total = states.iter().map(TopValues::total).collect();
-        TopTable { next, total }
-    }
-
-    fn len(&self) -> usize {
-        self.total.len()
-    }
-
-    /// The distribution after one more die with `sides` faces.
-    fn add_die(&self, dist: &[f64], sides: u32) -> Vec<f64> {
-        let p_face = 1.0 / f64::from(sides);
-        let mut out = vec![0.0; dist.len()];
-        for (state, &p) in dist.iter().enumerate() {
-            if p == 0.0 {
-                continue;
-            }
-            let row = &self.next[state];
-            let q = p * p_face;
-            for &to in &row[1..=sides as usize] {
-                out[to as usize] += q;
-            }
-        }
-        out
-    }
-}
-
-/// The doom pools the chain has met, numbered in the order met.
-struct DoomPools<'a> {
-    case: &'a SceneCase,
-    table: TopTable,
-    /// The action's (total, hitch level) distribution.
-    action: Vec<((u32, usize), f64)>,
-    /// The action's hitch level distribution (0 .. 4 or more).
-    hitch_levels: [f64; HITCH_LEVELS],
-    keys: Vec<DoomKey>,
-    index: FxHashMap<DoomKey, u32>,
-    /// Per pool and hitch level: [P(level and success), P(level and heroic)].
-    joint: Vec<[[f64; 2]; HITCH_LEVELS]>,
-    /// Per pool, the pool each hitch level leads to (`u32::MAX`: not yet met).
-    children: Vec<[u32; HITCH_LEVELS]>,
-    /// Top-values distributions of the pools whose children are not known
-    /// yet; each is dropped once they are (all at once, the first time the
-    /// pool is played), so memory follows the newest pools only.
-    tops: FxHashMap<u32, Vec<f64>>,
-}
-
-impl<'a> DoomPools<'a> {
-    fn new(case: &'a SceneCase, budget: &mut Budget) -> Result<DoomPools<'a>, ExactError> {
-        let outcomes = cortex::pool_outcomes(
-            &case.pool,
-            case.rules.keep,
-            (HITCH_LEVELS - 1) as u32,
-            budget,
-        )?;
-        let mut joint: FxHashMap<(u32, usize), f64> = FxHashMap::default();
-        let mut hitch_levels = [0.0; HITCH_LEVELS];
-        for &((total, _effect, hitches), p) in &outcomes.outcomes {
-            let level = hitches as usize;
-            *joint.entry((total, level)).or_insert(0.0) += p;
-            hitch_levels[level] += p;
-        }
-        let mut action: Vec<_> = joint.into_iter().collect();
-        action.sort_by_key(|a| a.0);
-        let mut pools = DoomPools {
-            case,
-            table: TopTable::new(case.rules.reaction_keep),
-            action,
-            hitch_levels,
-            keys: Vec::new(),
-            index: FxHashMap::default(),
-            joint: Vec::new(),
-            children: Vec::new(),
-            tops: FxHashMap::default(),
-        };
-        // The starting pool from nothing, one die at a time.
-        let mut dist = vec![0.0; pools.table.len()];
-        dist[0] = 1.0;
-        for die in case.doom.dice() {
-            pools.spend_die(budget)?;
-            dist = pools.table.add_die(&dist, die.sides());
-        }
-        pools.insert(key_of(&case.doom), dist, budget)?;
-        Ok(pools)
-    }
-
-    fn spend_die(&self, budget: &mut Budget) -> Result<(), ExactError> {
-        budget.spend(self.table.len() as u64 * 12 / DENSE_OPS_PER_STEP, &|| {
-            format!("the doom pool {}", self.case.doom)
-        })
-    }
-
-    /// Records a pool met for the first time, with its chances of success.
-    fn insert(
-        &mut self,
-        key: DoomKey,
-        dist: Vec<f64>,
-        budget: &mut Budget,
-    ) -> Result<u32, ExactError> {
-        budget.spend((dist.len() + self.action.len()) as u64, &|| {
-            format!("the doom pool {}", self.case.doom)
-        })?;
-        let max_total = MAX_KEEP * 12;
-        // below[t] = P(doom total < t).
-        let mut density = vec![0.0; max_total + 1];
-        for (state, &p) in dist.iter().enumerate() {
-            density[self.table.total[state] as usize] += p;
-        }
-        let mut below = vec![0.0; max_total + 2];
-        for t in 0..=max_total {
-            below[t + 1] = below[t] + density[t];
-        }
-        let at_most = |t: i64| -> f64 {
-            if t < 0 {
-                0.0
-            } else {
-                below[(t as usize + 1).min(max_total + 1)]
-            }
-        };
-        let mut joint = [[0.0; 2]; HITCH_LEVELS];
-        for &((total, level), p) in &self.action {
-            // Ties go to the reaction unless `ties = "action"` (SPEC 2).
-            let win_up_to = match self.case.rules.ties {
-                cortex::Ties::Reaction => i64::from(total) - 1,
-                cortex::Ties::Action => i64::from(total),
-            };
-            let heroic_up_to = i64::from(total) - i64::from(self.case.rules.heroic_step);
-            joint[level][0] += p * at_most(win_up_to);
-            joint[level][1] += p * at_most(heroic_up_to.min(win_up_to));
-        }
-        let id = self.keys.len() as u32;
-        self.keys.push(key);
-        self.index.insert(key, id);
-        self.joint.push(joint);
-        let mut children = [u32::MAX; HITCH_LEVELS];
-        children[0] = id;
-        self.children.push(children);
-        self.tops.insert(id, dist);
-        Ok(id)
-    }
-
-    /// The pool that `id` becomes after an action with this hitch level.
-    fn child(&mut self, id: u32, level: usize, budget: &mut Budget) -> Result<u32, ExactError> {
-        let known = self.children[id as usize][level];
-        if known != u32::MAX {
-            return Ok(known);
-        }
-        let step = doom_die_step(level as u32);
-        let mut key = self.keys[id as usize];
-        key[step] += 1;
-        let child = match self.index.get(&key) {
-            Some(&child) => child,
-            None => {
-                self.spend_die(budget)?;
-                let sides = Die::from_step(step as u32)
-                    .expect("a doom die is d4..d12")
-                    .sides();
-                let dist = self.table.add_die(&self.tops[&id], sides);
-                self.insert(key, dist, budget)?
-            }
-        };
-        self.children[id as usize][level] = child;
-        Ok(child)
-    }
-}
-
-/// A doom pool in play and, for scenes in it, the chance of each count of
-/// successes and of heroic successes so far (two marginals of one mass).
-struct Live {
-    id: u32,
-    successes: Vec<f64>,
-    heroics: Vec<f64>,
-}
-
 impl SceneCase {
-    /// A rough count of the exact engine's work, checked before starting so
-    /// that a case it cannot finish is refused at once, not after filling
-    /// memory: the doom pools reachable after i actions (at most C(i + s, s)
-    /// for s possible new sizes), each grown once by a die's worth of
-    /// top-value updates and played each action, per hitch level, on two
-    /// count vectors of length i + 1.
-    fn work_estimate(&self, sizes: usize, top_states: usize, levels: usize) -> u64 {
-        let mut total: u64 = 0;
-        let mut pools: u64 = 1;
-        for i in 0..u64::from(self.actions) {
-            let played = pools.saturating_mul(4 * levels as u64 * (i + 1));
-            total = total.saturating_add(played);
-            // C(i + 1 + s, s) from C(i + s, s): the pools after this action.
-            pools = pools.saturating_mul(i + 1 + sizes as u64) / (i + 1);
-        }
-        total.saturating_add(pools.saturating_mul(top_states as u64 * 12)) / DENSE_OPS_PER_STEP
-    }
-
-    /// The exact tallies: the Markov chain over doom pools, one action at a
-    /// time, tracking success and heroic-success counts alongside.
-    pub fn exact_hists(&self, budget: &mut Budget) -> Result<SceneHists<f64>, ExactError> {
-        let what = || format!("a scene of {} actions", self.actions);
-        let mut pools = DoomPools::new(self, budget)?;
-        let levels: Vec<usize> = (0..HITCH_LEVELS)
-            .filter(|&l| pools.hitch_levels[l] > 0.0)
-            .collect();
-        let sizes = levels.iter().filter(|&&l| l > 0).count();
-        let estimate = self.work_estimate(sizes, pools.table.len(), levels.len());
-        if !budget.allows(estimate) {
-            return Err(ExactError::TooLarge(what()));
-        }
-        let width = self.actions as usize + 1;
-        let start = dice_in(&key_of(&self.doom));
-        let mut hists = SceneHists::new(self.actions);
-        let mut unit = vec![0.0; width];
-        unit[0] = 1.0;
-        let mut live = vec![Live {
-            id: 0,
-            successes: unit.clone(),
-            heroics: unit,
-        }];
-        for action in 0..self.actions as usize {
-            let work = live.len() as u64 * levels.len() as u64 * 4 * (action as u64 + 1);
-            budget.spend(work / DENSE_OPS_PER_STEP, &what)?;
-            let mut slots: FxHashMap<u32, usize> = FxHashMap::default();
-            let mut next: Vec<Live> = Vec::new();
-            let mut happened = 0.0;
-            for state in live {
-                let key = pools.keys[state.id as usize];
-                let mass: f64 = state.successes.iter().sum();
-                if self.ends(&key) {
-                    // The GM spends 2d12: this and every later action does
-                    // not happen, and counts as not succeeding (SPEC 5).
-                    self.finish(&mut hists, &key, start, &state, true);
-                    pools.tops.remove(&state.id);
-                    continue;
-                }
-                let joint = pools.joint[state.id as usize];
-                for &level in &levels {
-                    let child = pools.child(state.id, level, budget)?;
-                    let p_level = pools.hitch_levels[level];
-                    let [p_success, p_heroic] = joint[level];
-                    happened += mass * p_success;
-                    let slot = *slots.entry(child).or_insert_with(|| {
-                        next.push(Live {
-                            id: child,
-                            successes: vec![0.0; width],
-                            heroics: vec![0.0; width],
-                        });
-                        next.len() - 1
-                    });
-                    let target = &mut next[slot];
-                    for c in 0..=action {
-                        let (s, h) = (state.successes[c], state.heroics[c]);
-                        target.successes[c + 1] += s * p_success;
-                        target.successes[c] += s * (p_level - p_success);
-                        target.heroics[c + 1] += h * p_heroic;
-                        target.heroics[c] += h * (p_level - p_heroic);
-                    }
-                }
-                // Every pool this one can become is now known.
-                pools.tops.remove(&state.id);
-            }
-            hists.success_by_action[action] = happened;
-            next.sort_by_key(|l| l.id);
-            live = next;
-        }
-        for state in &live {
-            let key = pools.keys[state.id as usize];
-            self.finish(&mut hists, &key, start, state, false);
-        }
-        Ok(hists)
-    }
-
-    /// Adds the scenes that end in `state` to the tallies.
-    fn finish(
-        &self,
-        hists: &mut SceneHists<f64>,
-        key: &DoomKey,
-        start: u64,
-        state: &Live,
-        ended: bool,
-    ) {
-        let mut mass = 0.0;
-        for (c, (&s, &h)) in state.successes.iter().zip(&state.heroics).enumerate() {
-            hists.successes.add(c as i64, s);
-            hists.heroics.add(c as i64, h);
-            mass += s;
-        }
-        hists.plot_points.add((dice_in(key) - start) as i64, mass);
-        if ended {
-            hists.ended += mass;
-        } else {
-            *hists.final_doom.entry(*key).or_insert(0.0) += mass;
-            hists.final_dice.add(dice_in(key) as i64, mass);
-        }
-    }
-
     /// Monte Carlo tallies as probabilities.
     pub fn monte_carlo_hists(
         &self,
@@ -589,7 +207,7 @@ impl SceneCase {
     ) -> Result<SceneHists<f64>, Interrupted> {
         let sampler = SceneSampler {
             case: self,
-            action: cortex::dice_table(&self.pool),
+            action: dice_table(&self.pool),
             start: key_of(&self.doom),
         };
         Ok(monte_carlo::run(&sampler, settings)?.to_probabilities(settings.trials))
@@ -704,8 +322,8 @@ impl Sampler for SceneSampler<'_> {
 }
 
 impl SystemCase for SceneCase {
-    fn system(&self) -> super::System {
-        super::System::CortexScene
+    fn system(&self) -> crate::systems::System {
+        crate::systems::System::CortexScene
     }
 
     fn inputs(&self) -> Map<String, Value> {
@@ -899,36 +517,6 @@ mod tests {
         let (metrics, rows) = exact(&case);
         assert_eq!(value(&metrics, "p_ended_early"), Some(0.0));
         assert!((row(&rows, "final_doom", "2d12") - 1.0 / 256.0).abs() < 1e-15);
-    }
-
-    #[test]
-    fn grown_doom_totals_match_the_cortex_engine() {
-        // The doom pool's totals, grown die by die in the order the chain
-        // adds them, against the cortex programme on the finished pool.
-        for keep in [1, 2, 3] {
-            let table = TopTable::new(keep);
-            let mut dist = vec![0.0; table.len()];
-            dist[0] = 1.0;
-            for die in [Die::D6, Die::D4, Die::D12, Die::D6, Die::D10, Die::D8] {
-                dist = table.add_die(&dist, die.sides());
-            }
-            let pool = Pool::parse_cortex("d12 d10 d8 2d6 d4").unwrap();
-            let reference =
-                cortex::pool_outcomes(&pool, keep, 0, &mut Budget::unlimited()).unwrap();
-            let mut want = [0.0; 40];
-            for ((total, _, _), p) in reference.outcomes {
-                want[total as usize] += p;
-            }
-            let mut got = [0.0; 40];
-            for (state, p) in dist.iter().enumerate() {
-                got[table.total[state] as usize] += p;
-            }
-            for (a, b) in got.iter().zip(&want) {
-                assert!((a - b).abs() < 1e-12);
-            }
-        }
-        // Two summed dice: the empty state, 11 singles, 66 pairs.
-        assert_eq!(TopTable::new(2).len(), 78);
     }
 
     #[test]

@@ -1,0 +1,358 @@
+//! Cortex Plus pools (SPEC 2; the Cortex Plus rules text, "Броски" and
+//! "Необязательные условия"): hitches on 1s, the total of the `keep` best
+//! live dice, the effect die, and opposed rolls against a reacting pool (the
+//! doom pool) or a fixed difficulty, with heroic steps and the optional
+//! effect step-down; and doom-pool scenes built on the same rules.
+//!
+//! This module holds the case: its options, its outcome histograms, its
+//! metrics and naming. The rest of the folder, one concern a file:
+//! - [`rules`]: ties, policies, heroic steps, the final effect step and the
+//!   one "keep the top k dice" selection everything below calls;
+//! - [`score`]: a pool's roll scored die by die (`max-total`);
+//! - [`max_effect`]: the roller's choice against a known difficulty;
+//! - [`exact`]: the dynamic programmes, the hitch distribution and the
+//!   brute-force cross-check;
+//! - [`sample`]: the Monte Carlo trial;
+//! - [`scene`] and [`doom_chain`]: doom-pool scenes and their exact chain;
+//! - [`conflict`]: conflicts, stress exchanged until one side is out.
+//!
+//! Every method fills one [`CortexHists`] through [`CortexCase::record`],
+//! read by one `metrics()` and one `rows()`, so the methods can be held
+//! against each other.
+
+pub mod conflict;
+pub mod doom_chain;
+pub mod exact;
+pub mod max_effect;
+pub mod rules;
+pub mod sample;
+pub mod scene;
+pub mod score;
+
+use serde_json::{json, Map, Value};
+
+use crate::dice::{effect_step_label, Pool};
+use crate::distribution::{hist_rows, DistRow, Evaluation, Hist, Metric};
+use crate::engine::exact::{Budget, ExactError};
+use crate::engine::monte_carlo::{Interrupted, McSettings};
+use crate::options::{OptionError, Options};
+
+use super::SystemCase;
+
+pub use exact::{hitch_distribution, pool_outcomes, PoolOutcomes};
+pub use max_effect::{choice_outcomes, score_choice, Choice, TotalEffect};
+pub use rules::{Opposition, Policy, Rules, Ties, MAX_KEEP};
+pub use sample::{dice_table, roll_pool};
+pub use score::{score, PoolRoll, Scorer};
+
+/// The keys a cortex case accepts.
+pub const KEYS: &[&str] = &[
+    "pool",
+    "vs",
+    "difficulty",
+    "keep",
+    "reaction_keep",
+    "ties",
+    "heroic_step",
+    "effect_step_down",
+    "policy",
+];
+
+/// A resolved cortex case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CortexCase {
+    pub pool: Pool,
+    pub opposition: Opposition,
+    pub rules: Rules,
+}
+
+impl CortexCase {
+    pub fn from_options(mut options: Options) -> Result<CortexCase, OptionError> {
+        let Some(pool) = options.cortex_pool("pool")? else {
+            return Err(options.case_error(format!(
+                "a cortex case needs {}, a pool such as \"d10 2d8 d6\"",
+                options.key_name("pool")
+            )));
+        };
+        let vs_item = options.take("vs");
+        let difficulty_item = options.take("difficulty");
+        let vs = options.cortex_pool("vs")?;
+        let difficulty = options.int("difficulty", 0, 1_000_000)?;
+        let opposition = match (vs, difficulty) {
+            (Some(vs), Some(d)) => {
+                let (a, b) = (vs_item.unwrap(), difficulty_item.unwrap());
+                // A case's own key replaces the other one set in the defaults table.
+                if a.layer > b.layer {
+                    Opposition::Pool(vs)
+                } else if b.layer > a.layer {
+                    Opposition::Difficulty(d as u32)
+                } else {
+                    return Err(options.error_at(
+                        &b,
+                        format!(
+                            "give either {} (a reacting pool) or {} (a fixed total), not both",
+                            options.key_name("vs"),
+                            options.key_name("difficulty")
+                        ),
+                    ));
+                }
+            }
+            (Some(vs), None) => Opposition::Pool(vs),
+            (None, Some(d)) => Opposition::Difficulty(d as u32),
+            (None, None) => Opposition::None,
+        };
+        let mut rules = Rules::from_options(&mut options)?;
+        if let Some(down) = options.bool("effect_step_down")? {
+            rules.effect_step_down = down;
+        }
+        let policy_item = options.take("policy");
+        if options.choice("policy", &["max-total", "max-effect"])? == Some("max-effect") {
+            // The roller can only aim for effect when the number to beat is
+            // known before choosing (SPEC 2); a reacting pool rolls after.
+            if !matches!(opposition, Opposition::Difficulty(_)) {
+                return Err(options.error_at(
+                    &policy_item.expect("a policy was given"),
+                    format!(
+                        "{} \"max-effect\" needs a fixed {} (the roller must know the number to beat); against {} or alone use \"max-total\"",
+                        options.key_name("policy"),
+                        options.key_name("difficulty"),
+                        options.key_name("vs")
+                    ),
+                ));
+            }
+            rules.policy = Policy::MaxEffect;
+        }
+        options.finish()?;
+        Ok(CortexCase {
+            pool,
+            opposition,
+            rules,
+        })
+    }
+
+    fn is_opposed(&self) -> bool {
+        self.opposition != Opposition::None
+    }
+
+    /// Plays one trial from sampled pool rolls, shared by every method.
+    fn record<W: Copy + Default + std::ops::AddAssign>(
+        &self,
+        action: PoolRoll,
+        reaction: Option<PoolRoll>,
+        weight: W,
+        hists: &mut CortexHists<W>,
+        with_hitches: bool,
+    ) {
+        hists.total.add(i64::from(action.total), weight);
+        if with_hitches {
+            hists.hitches.add(i64::from(action.hitches), weight);
+        }
+        hists.pool_effect.add(i64::from(action.effect_step), weight);
+        let (against, reaction_effect) = match (&self.opposition, reaction) {
+            (Opposition::None, _) => return,
+            (Opposition::Difficulty(d), _) => (i64::from(*d), None),
+            (Opposition::Pool(_), Some(r)) => {
+                if with_hitches && r.hitches > 0 {
+                    hists.reaction_hitch += weight;
+                }
+                (i64::from(r.total), Some(r.effect_step))
+            }
+            (Opposition::Pool(_), None) => unreachable!("a pool opposition is always rolled"),
+        };
+        let margin = i64::from(action.total) - against;
+        hists.margin.add(margin, weight);
+        if self.rules.succeeds(margin) {
+            let step = self
+                .rules
+                .final_effect_step(action.effect_step, reaction_effect, margin);
+            hists.win_effect.add(i64::from(step), weight);
+        } else {
+            hists.fail += weight;
+        }
+    }
+}
+
+/// The outcome histograms of a cortex case: counts in Monte Carlo,
+/// probabilities when exact.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CortexHists<W> {
+    pub total: Hist<W>,
+    pub hitches: Hist<W>,
+    /// Effect step of the action pool alone, 0 (d4) .. 4 (d12).
+    pub pool_effect: Hist<W>,
+    pub margin: Hist<W>,
+    /// Final effect step of successful actions (may pass 4, "beyond d12").
+    pub win_effect: Hist<W>,
+    pub fail: W,
+    pub reaction_hitch: W,
+}
+
+impl<W: Copy + Default + std::ops::AddAssign> CortexHists<W> {
+    fn merge(&mut self, other: &CortexHists<W>) {
+        self.total.merge(&other.total);
+        self.hitches.merge(&other.hitches);
+        self.pool_effect.merge(&other.pool_effect);
+        self.margin.merge(&other.margin);
+        self.win_effect.merge(&other.win_effect);
+        self.fail += other.fail;
+        self.reaction_hitch += other.reaction_hitch;
+    }
+}
+
+impl CortexHists<u64> {
+    fn to_probabilities(&self, trials: u64) -> CortexHists<f64> {
+        CortexHists {
+            total: self.total.to_probabilities(trials),
+            hitches: self.hitches.to_probabilities(trials),
+            pool_effect: self.pool_effect.to_probabilities(trials),
+            margin: self.margin.to_probabilities(trials),
+            win_effect: self.win_effect.to_probabilities(trials),
+            fail: self.fail as f64 / trials as f64,
+            reaction_hitch: self.reaction_hitch as f64 / trials as f64,
+        }
+    }
+}
+
+impl CortexCase {
+    /// Every SPEC 2 metric from the outcome histograms; one function for
+    /// every method.
+    pub fn metrics(&self, h: &CortexHists<f64>) -> Vec<Metric> {
+        let mut metrics = vec![
+            Metric::mean_of("mean_total", &h.total, 1.0),
+            Metric::probability("p_hitch", 1.0 - h.hitches.get(0)),
+            Metric::mean_of("mean_hitches", &h.hitches, 1.0),
+            Metric::probability("p_botch", h.hitches.get(self.pool.len() as i64)),
+        ];
+        for step in 0..=4 {
+            metrics.push(Metric::probability(
+                format!("pool_effect_{}", effect_step_label(step)),
+                h.pool_effect.get(i64::from(step)),
+            ));
+        }
+        if !self.is_opposed() {
+            return metrics;
+        }
+        let p_success = h.win_effect.mass();
+        metrics.extend([
+            Metric::probability("p_success", p_success),
+            Metric::probability("p_tie", h.margin.get(0)),
+            Metric::probability("p_heroic", h.margin.mass_where(|m| self.rules.is_heroic(m))),
+            Metric::probability("p_reaction_hitch", h.reaction_hitch),
+            Metric::mean_of("mean_margin", &h.margin, 1.0),
+        ]);
+        for step in 0..=4 {
+            metrics.push(Metric::probability(
+                format!("win_effect_{}", effect_step_label(step)),
+                h.win_effect.get(i64::from(step)),
+            ));
+        }
+        metrics.push(Metric::probability(
+            "win_effect_beyond",
+            h.win_effect.mass_where(|s| s > 4),
+        ));
+        metrics.push(Metric::mean_of(
+            "mean_effect_step",
+            &h.win_effect,
+            p_success,
+        ));
+        metrics
+    }
+
+    /// The distribution table: `total`, `hitches`, `pool_effect`, and for
+    /// opposed rolls `margin` and `win_effect` (SPEC 2).
+    pub fn rows(&self, h: &CortexHists<f64>) -> Vec<DistRow> {
+        let mut rows = hist_rows("total", &h.total, |o| o.to_string());
+        rows.extend(hist_rows("hitches", &h.hitches, |o| o.to_string()));
+        for step in 0..=4 {
+            rows.push(DistRow::new(
+                "pool_effect",
+                effect_step_label(step),
+                h.pool_effect.get(i64::from(step)),
+            ));
+        }
+        if self.is_opposed() {
+            rows.extend(hist_rows("margin", &h.margin, |o| o.to_string()));
+            let top = h
+                .win_effect
+                .support()
+                .map(|(s, _)| s)
+                .max()
+                .unwrap_or(0)
+                .max(4);
+            for step in 0..=top {
+                rows.push(DistRow::new(
+                    "win_effect",
+                    effect_step_label(step as u32),
+                    h.win_effect.get(step),
+                ));
+            }
+            rows.push(DistRow::new("win_effect", "fail", h.fail));
+        }
+        rows
+    }
+
+    fn evaluation(&self, h: &CortexHists<f64>) -> Evaluation {
+        Evaluation {
+            metrics: self.metrics(h),
+            rows: self.rows(h),
+            dropped_mass: None,
+        }
+    }
+}
+
+impl SystemCase for CortexCase {
+    fn system(&self) -> crate::systems::System {
+        crate::systems::System::Cortex
+    }
+
+    fn inputs(&self) -> Map<String, Value> {
+        let mut inputs = Map::new();
+        inputs.insert("pool".into(), json!(self.pool.to_string()));
+        match &self.opposition {
+            Opposition::None => {}
+            Opposition::Pool(vs) => {
+                inputs.insert("vs".into(), json!(vs.to_string()));
+            }
+            Opposition::Difficulty(d) => {
+                inputs.insert("difficulty".into(), json!(d));
+            }
+        }
+        inputs.insert("keep".into(), json!(self.rules.keep));
+        if let Opposition::Pool(_) = self.opposition {
+            inputs.insert("reaction_keep".into(), json!(self.rules.reaction_keep));
+        }
+        if self.is_opposed() {
+            inputs.insert("ties".into(), json!(self.rules.ties.name()));
+            inputs.insert("heroic_step".into(), json!(self.rules.heroic_step));
+        }
+        if let Opposition::Pool(_) = self.opposition {
+            inputs.insert(
+                "effect_step_down".into(),
+                json!(self.rules.effect_step_down),
+            );
+        }
+        inputs.insert("policy".into(), json!(self.rules.policy.name()));
+        inputs
+    }
+
+    fn exact(&self, budget: &mut Budget) -> Result<Evaluation, ExactError> {
+        Ok(self.evaluation(&self.exact_hists(budget)?))
+    }
+
+    fn monte_carlo(&self, settings: &McSettings<'_>) -> Result<Evaluation, Interrupted> {
+        Ok(self.evaluation(&self.monte_carlo_hists(settings)?))
+    }
+
+    fn sweep_name(&self, swept: &[String]) -> Option<String> {
+        let has = |k: &str| swept.iter().any(|s| s == k);
+        if !has("pool") {
+            return None;
+        }
+        let against = match &self.opposition {
+            Opposition::Pool(vs) if has("vs") => vs.to_string(),
+            Opposition::Difficulty(d) if has("difficulty") => d.to_string(),
+            _ => return None,
+        };
+        Some(format!("{} vs {against}", self.pool))
+    }
+}

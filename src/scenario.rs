@@ -562,7 +562,7 @@ pub fn default_case_name(spec: &dyn systems::SystemCase) -> String {
     if let Some(name) = spec.sweep_name(&main_keys) {
         return name;
     }
-    let inputs = spec.inputs();
+    let inputs = spec.naming_inputs();
     main_keys
         .iter()
         .filter_map(|k| {

@@ -288,9 +288,10 @@ pub struct BalanceArgs {
     pub ladder: Option<String>,
     #[command(flatten)]
     pub rules: RollRuleArgs,
-    /// table, csv or json.
-    #[arg(long, value_enum, default_value_t = FormatArg::Table)]
-    pub format: FormatArg,
+    /// --method (auto answers each rung exactly where it can), --trials,
+    /// --seed, --threads, --format, --quiet, as for a quick command.
+    #[command(flatten)]
+    pub common: CommonArgs,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -304,10 +305,10 @@ pub struct AdvantageArgs {
     /// Rolls per encounter; the counter starts at 1 each encounter [default: 4].
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     pub rolls: Vec<i64>,
-    /// When the counter replaces the lower die: greedy (default), threshold, last or never.
+    /// When the counter replaces the lower die: greedy (default), threshold, last, threshold-or-last or never.
     #[arg(long, value_delimiter = ',')]
     pub policy: Vec<String>,
-    /// With --policy threshold: the least counter value worth spending (1..die size).
+    /// With --policy threshold or threshold-or-last: the least counter value worth spending (1..die size).
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     pub threshold: Vec<i64>,
     /// Counter gains per tier of a roll, e.g. miss=1,weak=0,strong=0 [default: 0 each].
@@ -328,6 +329,21 @@ pub struct AdvantageArgs {
     /// What a used counter becomes: reset (to 1, default) or swap (the replaced die's value).
     #[arg(long, value_delimiter = ',')]
     pub on_use: Vec<String>,
+    /// Advantage dice the player holds: 1 or 2 [default: 1].
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub counters: Vec<i64>,
+    /// Players rolling in turn, one counter each: 1 to 4; --rolls is the whole party's [default: 1].
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub party: Vec<i64>,
+    /// In a party: players may spend their counter on another player's roll.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true"
+    )]
+    pub share: Vec<bool>,
     #[command(flatten)]
     pub common: CommonArgs,
 }

@@ -164,9 +164,13 @@ pub fn allowed<T: fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
 /// The candidate closest to a misspelt `word`, if one is close enough to
 /// be what was meant: at most one edit in four letters (and at least one).
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (word.chars().count() / 4).max(1);
+    let length = word.chars().count();
+    let limit = (length / 4).max(1);
     candidates
         .into_iter()
+        // The distance is at least the difference in length, so a long
+        // junk key costs nothing here.
+        .filter(|c| c.chars().count().abs_diff(length) <= limit)
         .map(|c| (edit_distance(word, c), c))
         .filter(|&(d, _)| d <= limit)
         .min_by_key(|&(d, _)| d)
@@ -321,6 +325,16 @@ impl Options {
         found
     }
 
+    /// The value the case itself gives for `key` (not a defaults table's),
+    /// without taking it: for checking that a key applies to the case.
+    pub fn given_by_case(&self, key: &str) -> Option<&RawItem> {
+        self.entries
+            .iter()
+            .filter(|(k, item)| k == key && item.layer > 0)
+            .map(|(_, item)| item)
+            .next_back()
+    }
+
     fn wrong_type(&self, key: &str, item: &RawItem, wanted: &str) -> OptionError {
         self.error_at(
             item,
@@ -357,8 +371,9 @@ impl Options {
             None => Err(self.error_at(
                 &item,
                 format!(
-                    "{} is \"{text}\"{}; {}",
+                    "{} is \"{}\"{}; {}",
                     self.key_name(key),
+                    crate::echo::echo(&text),
                     did_you_mean(&text, allowed.iter().copied()),
                     self::allowed(allowed)
                 ),

@@ -125,6 +125,9 @@ pub fn advantage(args: &AdvantageArgs, cancel: &AtomicBool) -> anyhow::Result<()
         ("miss_max", values(&args.miss_max, RawValue::Int)),
         ("strong_min", values(&args.strong_min, RawValue::Int)),
         ("on_use", values(&args.on_use, RawValue::Str)),
+        ("counters", values(&args.counters, RawValue::Int)),
+        ("party", values(&args.party, RawValue::Int)),
+        ("share", values(&args.share, RawValue::Bool)),
     ];
     quick(quick_cases(System::Advantage, "", flags)?, settings, cancel)
 }

@@ -1,9 +1,9 @@
 //! `oddsmith run SCENARIO.toml` (SPEC 8): evaluate one scenario, write its
 //! report folder (unless `--no-report`) and print the report.
 //!
-//! Everything is evaluated and rendered in memory before the folder is
-//! written, so a Ctrl-C (exit 130) or a failure leaves the previous report
-//! as it was.
+//! Everything is evaluated and rendered in memory, and the results printed,
+//! before the folder is written (as a whole, `report::folder`), so a Ctrl-C
+//! (exit 130) or a failure leaves the previous report as it was.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -20,7 +20,10 @@ pub fn run(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     let scenario = scenario::load(&args.scenario)?;
     let settings = Settings::resolve(&args.common, scenario.trials, scenario.seed)?;
     let report = evaluate_scenario(&scenario, &settings, cancel)?;
-    let mut written_note = None;
+    // The results reach stdout first: a report folder that cannot be
+    // written (a full disk, a folder in the way) costs the files, never the
+    // results of a long run.
+    print_report(&report, settings.format)?;
     if !args.no_report {
         let dir = args
             .out
@@ -38,29 +41,26 @@ pub fn run(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         let written = report::write_folder(&dir, &files, !args.no_charts);
         crate::interrupt::finish_writing();
         written?;
-        written_note = Some(written_to(&dir, &files));
-    }
-    // The results first, then where the files went, so the note does not
-    // scroll away above a long table.
-    print_report(&report, settings.format)?;
-    if let Some(note) = written_note.filter(|_| !settings.quiet) {
-        eprint!("{note}");
+        if !settings.quiet {
+            crate::messages::say(written_to(&dir, &files));
+        }
     }
     Ok(())
 }
 
-/// "report written to DIR", and the charts in it (each PNG also as SVG).
+/// "report written to DIR", and the charts in it (each PNG also as SVG),
+/// said after the results so it does not scroll away above a long table.
 fn written_to(dir: &Path, files: &[(String, Vec<u8>)]) -> String {
-    let mut note = format!("report written to {}\n", dir.display());
+    let mut note = format!("report written to {}", dir.display());
     let charts: Vec<String> = files
         .iter()
         .filter(|(name, _)| name.ends_with(".png"))
         .map(|(name, _)| dir.join(name).display().to_string())
         .collect();
     if !charts.is_empty() {
-        note.push_str("charts (each also as .svg):\n");
+        note.push_str("\ncharts (each also as .svg):");
         for chart in charts {
-            note.push_str(&format!("  {chart}\n"));
+            note.push_str(&format!("\n  {chart}"));
         }
     }
     note

@@ -10,8 +10,9 @@ use super::{CaseResult, MethodUsed, Report};
 use crate::stats::difference95;
 use crate::systems::input_labels;
 
-/// The main inputs (those that name a case) every result shares, as
-/// `key=value` labels, so the header says what the columns have in common.
+/// The main inputs (those that name a case) every result shares and that
+/// are not at their defaults, as `key=value` labels, so the header says
+/// what the columns have in common.
 fn shared_main_inputs(results: &[&CaseResult]) -> Vec<String> {
     let first = results[0];
     first
@@ -20,6 +21,7 @@ fn shared_main_inputs(results: &[&CaseResult]) -> Vec<String> {
         .iter()
         .filter_map(|key| first.inputs.get(*key).map(|value| (*key, value)))
         .filter(|(key, value)| results.iter().all(|r| r.inputs.get(*key) == Some(value)))
+        .filter(|(key, _)| !first.system.at_default(&first.inputs, key))
         .flat_map(|(key, value)| input_labels(key, value))
         .collect()
 }

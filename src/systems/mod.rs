@@ -214,6 +214,19 @@ impl System {
             .collect()
     }
 
+    /// Whether the input `key` holds the value the system would give it
+    /// if it were left out (the case resolved again without it); a key
+    /// that cannot be left out is never at a default.
+    pub fn at_default(self, inputs: &Map<String, Value>, key: &str) -> bool {
+        let entries: Entries = inputs
+            .iter()
+            .filter(|(k, _)| k.as_str() != key)
+            .filter_map(|(k, v)| Some((k.clone(), RawItem::new(RawValue::from_json(v)?))))
+            .collect();
+        self.resolve(self.options(KeyStyle::Toml, entries))
+            .is_ok_and(|case| case.inputs().get(key) == inputs.get(key))
+    }
+
     /// Resolves a case of this system from its options.
     pub fn resolve(self, options: Options) -> Result<Box<dyn SystemCase>, OptionError> {
         Ok(match self {

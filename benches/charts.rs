@@ -7,7 +7,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use oddsmith::cli::{FormatArg, MethodArg};
 use oddsmith::commands::evaluate::{evaluate_case, Settings};
 use oddsmith::report::chart::{charts, render};
-use oddsmith::report::{Report, ReportKind};
+use oddsmith::report::{Report, ReportKind, TableLayout};
 
 fn sweep() -> Report {
     let text = "[[sweep]]\nsystem = \"cortex\"\npool = [\"d8 2d6\", \"d10 d8 d6\", \"d12 d10 d8 d6\"]\nvs = [\"2d6\", \"2d8\", \"2d10\", \"3d6\", \"3d8\", \"3d10\"]\n";
@@ -34,6 +34,7 @@ fn sweep() -> Report {
         trials: 1,
         results,
         balances: Vec::new(),
+        table: TableLayout::Compact,
     }
 }
 

@@ -22,20 +22,44 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run every case of a scenario file and write its report folder.
+    #[command(
+        after_help = "Examples:\n  oddsmith run scenarios/doom-ladder.toml\n  oddsmith run my.toml --method mc --trials 100000 --format csv --no-report"
+    )]
     Run(RunArgs),
     /// One Cortex Plus roll: a pool alone, against a pool, or against a difficulty.
+    #[command(
+        after_help = "Give a flag (or the positional argument) a comma list, or repeat a flag, to compare one case per value side by side; lists in two flags give every combination.\n\nExamples:\n  oddsmith cortex \"d10 2d8 d6\" --vs 2d6 --ties action\n  oddsmith cortex \"d8 2d6,d10 2d8 d6\" --vs 2d6,3d8"
+    )]
     Cortex(CortexArgs),
     /// A doom-pool scene: several actions against a doom pool that grows on hitches.
+    #[command(
+        after_help = "Give a flag (or the positional argument) a comma list, or repeat a flag, to compare one case per value side by side; lists in two flags give every combination.\n\nExamples:\n  oddsmith scene \"d10 2d8 d6\" --doom 2d6 --actions 4\n  oddsmith scene \"d8 2d6\" --actions 3,6 --end-at-2d12"
+    )]
     Scene(SceneArgs),
     /// A conflict: hero and foe (or mob) trade stress, exchange by exchange, until one is out.
+    #[command(
+        after_help = "Give a flag (or the positional argument) a comma list, or repeat a flag, to compare one case per value side by side; lists in two flags give every combination.\n\nExamples:\n  oddsmith conflict \"d10 2d8 d6\" --foe \"d10 d8\" --exchanges 5\n  oddsmith conflict \"d10 2d8 d6\" --mob 3d8,4d8"
+    )]
     Conflict(ConflictArgs),
     /// Which rung of a doom-pool ladder gives each hero pool the target chance.
+    #[command(
+        after_help = "Examples:\n  oddsmith balance \"d8 2d6\" \"d10 2d8 d6\" --target 0.6\n  oddsmith balance \"d10 2d8 d6\" --target-heroic 0.3 --ladder \"2d6,3d8,4d10\""
+    )]
     Balance(BalanceArgs),
     /// 2d6 + stat encounters with an advantage die: a counter that may replace the lower die.
+    #[command(
+        after_help = "Give a flag (or the positional argument) a comma list, or repeat a flag, to compare one case per value side by side; lists in two flags give every combination.\n\nExamples:\n  oddsmith advantage --die d8 --stat 1 --rolls 6\n  oddsmith advantage --die d4,d8 --rolls 6"
+    )]
     Advantage(AdvantageArgs),
     /// One Storytelling d10 pool: 10-again (or 9-, 8-again), rote, chance die.
+    #[command(
+        after_help = "Give a flag (or the positional argument) a comma list, or repeat a flag, to compare one case per value side by side; lists in two flags give every combination.\n\nExamples:\n  oddsmith storytelling 5 --rote\n  oddsmith storytelling 5 --again 10,9,8"
+    )]
     Storytelling(StorytellingArgs),
     /// Run every scenario of a folder into its report folder, plus index.md and index.html.
+    #[command(
+        after_help = "Examples:\n  oddsmith report\n  oddsmith report scenarios/ --out reports/ --no-charts"
+    )]
     Report(ReportArgs),
 }
 
@@ -70,10 +94,10 @@ pub enum FormatArg {
 /// Flags every evaluating command takes.
 #[derive(Debug, Clone, Args, Default)]
 pub struct CommonArgs {
-    /// Monte Carlo trials per case [default: the scenario's, else 1000000].
+    /// Monte Carlo trials per case [default: 1000000; in `run`, the scenario's `trials` first].
     #[arg(long)]
     pub trials: Option<u64>,
-    /// Random seed [default: the scenario's, else 1].
+    /// Random seed [default: 1; in `run`, the scenario's `seed` first].
     #[arg(long)]
     pub seed: Option<u64>,
     /// Worker threads [default: all cores]; results do not depend on it.
@@ -94,17 +118,17 @@ pub struct CommonArgs {
 #[derive(Debug, Clone, Args, Default)]
 pub struct RollRuleArgs {
     /// Who wins equal totals: reaction (default, the rules text's rule) or action.
-    #[arg(long)]
-    pub ties: Option<String>,
+    #[arg(long, value_delimiter = ',')]
+    pub ties: Vec<String>,
     /// Margin per heroic effect step up [default: 5].
-    #[arg(long, allow_negative_numbers = true)]
-    pub heroic_step: Option<i64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub heroic_step: Vec<i64>,
     /// Dice summed into the action (hero's) total (1..5) [default: 2].
-    #[arg(long, allow_negative_numbers = true)]
-    pub keep: Option<i64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub keep: Vec<i64>,
     /// Dice summed into the reaction (doom pool's) total (1..5) [default: 2].
-    #[arg(long, allow_negative_numbers = true)]
-    pub reaction_keep: Option<i64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub reaction_keep: Vec<i64>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -157,19 +181,25 @@ pub struct CortexArgs {
     /// The action pool, e.g. "d10 2d8 d6".
     pub pool: String,
     /// A reacting pool to roll against, e.g. the doom pool "2d6".
-    #[arg(long)]
-    pub vs: Option<String>,
+    #[arg(long, value_delimiter = ',')]
+    pub vs: Vec<String>,
     /// A fixed total to beat (0 or more); not with --vs.
-    #[arg(long, allow_negative_numbers = true)]
-    pub difficulty: Option<i64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub difficulty: Vec<i64>,
     #[command(flatten)]
     pub rules: RollRuleArgs,
     /// Step the effect die down when the reaction's effect die is larger.
-    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
-    pub effect_step_down: Option<bool>,
+    #[arg(
+        long,
+        value_delimiter = ',',
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true"
+    )]
+    pub effect_step_down: Vec<bool>,
     /// How the total dice are chosen: max-total (default), or max-effect with --difficulty.
-    #[arg(long)]
-    pub policy: Option<String>,
+    #[arg(long, value_delimiter = ',')]
+    pub policy: Vec<String>,
     #[command(flatten)]
     pub common: CommonArgs,
 }
@@ -179,14 +209,20 @@ pub struct SceneArgs {
     /// The player's action pool, e.g. "d10 2d8 d6".
     pub pool: String,
     /// The doom pool the scene starts with [default: 2d6].
-    #[arg(long)]
-    pub doom: Option<String>,
+    #[arg(long, value_delimiter = ',')]
+    pub doom: Vec<String>,
     /// Player actions in the scene (1..1000) [default: 4].
-    #[arg(long, allow_negative_numbers = true)]
-    pub actions: Option<i64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub actions: Vec<i64>,
     /// The GM ends the scene by spending 2d12 as soon as the doom pool holds two.
-    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
-    pub end_at_2d12: Option<bool>,
+    #[arg(
+        long,
+        value_delimiter = ',',
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true"
+    )]
+    pub end_at_2d12: Vec<bool>,
     #[command(flatten)]
     pub rules: RollRuleArgs,
     #[command(flatten)]
@@ -198,28 +234,40 @@ pub struct ConflictArgs {
     /// The hero's pool, e.g. "d10 2d8 d6".
     pub hero: String,
     /// The foe's own dice, e.g. "d10 d8" (may be left out with --mob).
-    #[arg(long)]
-    pub foe: Option<String>,
+    #[arg(long, value_delimiter = ',')]
+    pub foe: Vec<String>,
     /// The foe is a mob with these team dice, all of one size, e.g. "3d8".
-    #[arg(long)]
-    pub mob: Option<String>,
+    #[arg(long, value_delimiter = ',')]
+    pub mob: Vec<String>,
     /// Exchanges at most (1..100) [default: 5].
-    #[arg(long, allow_negative_numbers = true)]
-    pub exchanges: Option<i64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub exchanges: Vec<i64>,
     /// The foe acts after the hero in each exchange; =false for a foe who only resists [default: true].
-    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
-    pub foe_acts: Option<bool>,
+    #[arg(
+        long,
+        value_delimiter = ',',
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true"
+    )]
+    pub foe_acts: Vec<bool>,
     /// The hero is out past this stress: d6, d8, d10 or d12 [default: d12].
-    #[arg(long)]
-    pub hero_stress_limit: Option<String>,
+    #[arg(long, value_delimiter = ',')]
+    pub hero_stress_limit: Vec<String>,
     /// The foe is out past this stress: d6 novice, d8 expert, d10 master, d12 [default: d12]; not with --mob.
-    #[arg(long)]
-    pub foe_stress_limit: Option<String>,
+    #[arg(long, value_delimiter = ',')]
+    pub foe_stress_limit: Vec<String>,
     #[command(flatten)]
     pub rules: RollRuleArgs,
     /// Step the effect die down when the reaction's effect die is larger.
-    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
-    pub effect_step_down: Option<bool>,
+    #[arg(
+        long,
+        value_delimiter = ',',
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true"
+    )]
+    pub effect_step_down: Vec<bool>,
     #[command(flatten)]
     pub common: CommonArgs,
 }
@@ -249,47 +297,53 @@ pub struct BalanceArgs {
 #[derive(Debug, Clone, Args)]
 pub struct AdvantageArgs {
     /// The advantage die: d4, d6, d8, d10 or d12 [default: d6].
-    #[arg(long)]
-    pub die: Option<String>,
+    #[arg(long, value_delimiter = ',')]
+    pub die: Vec<String>,
     /// Added to 2d6, e.g. --stat 2 or --stat=-1 [default: 0].
-    #[arg(long, allow_negative_numbers = true)]
-    pub stat: Option<i64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub stat: Vec<i64>,
     /// Rolls per encounter; the counter starts at 1 each encounter [default: 4].
-    #[arg(long, allow_negative_numbers = true)]
-    pub rolls: Option<i64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub rolls: Vec<i64>,
     /// When the counter replaces the lower die: greedy (default), threshold, last, threshold-or-last or never.
-    #[arg(long)]
-    pub policy: Option<String>,
+    #[arg(long, value_delimiter = ',')]
+    pub policy: Vec<String>,
     /// With --policy threshold or threshold-or-last: the least counter value worth spending (1..die size).
-    #[arg(long, allow_negative_numbers = true)]
-    pub threshold: Option<i64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub threshold: Vec<i64>,
     /// Counter gains per tier of a roll, e.g. miss=1,weak=0,strong=0 [default: 0 each].
     #[arg(long, allow_hyphen_values = true)]
-    pub gain_on: Option<String>,
+    pub gain_on: Vec<String>,
     /// Chance the counter gains 1 after each roll (0..1) [default: 0.5].
-    #[arg(long, allow_negative_numbers = true)]
-    pub gain_chance: Option<f64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub gain_chance: Vec<f64>,
     /// Chance the GM lowers the counter by 1 after each roll (0..1) [default: 0].
-    #[arg(long, allow_negative_numbers = true)]
-    pub gm_reduce_chance: Option<f64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub gm_reduce_chance: Vec<f64>,
     /// Highest total that is a miss [default: 6].
-    #[arg(long, allow_negative_numbers = true)]
-    pub miss_max: Option<i64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub miss_max: Vec<i64>,
     /// Lowest total that is a strong hit [default: 10].
-    #[arg(long, allow_negative_numbers = true)]
-    pub strong_min: Option<i64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub strong_min: Vec<i64>,
     /// What a used counter becomes: reset (to 1, default) or swap (the replaced die's value).
-    #[arg(long)]
-    pub on_use: Option<String>,
+    #[arg(long, value_delimiter = ',')]
+    pub on_use: Vec<String>,
     /// Advantage dice the player holds: 1 or 2 [default: 1].
-    #[arg(long, allow_negative_numbers = true)]
-    pub counters: Option<i64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub counters: Vec<i64>,
     /// Players rolling in turn, one counter each: 1 to 4; --rolls is the whole party's [default: 1].
-    #[arg(long, allow_negative_numbers = true)]
-    pub party: Option<i64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub party: Vec<i64>,
     /// In a party: players may spend their counter on another player's roll.
-    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
-    pub share: Option<bool>,
+    #[arg(
+        long,
+        value_delimiter = ',',
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true"
+    )]
+    pub share: Vec<bool>,
     #[command(flatten)]
     pub common: CommonArgs,
 }
@@ -300,26 +354,38 @@ pub struct StorytellingArgs {
     #[arg(allow_negative_numbers = true)]
     pub dice: String,
     /// Dice added to or taken from the pool (the rules text's ladder runs -5..+5); write negatives as --modifier=-2.
-    #[arg(long, allow_negative_numbers = true)]
-    pub modifier: Option<i64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub modifier: Vec<i64>,
     /// A die at or above it is a success (2..10) [default: 8].
-    #[arg(long, allow_negative_numbers = true)]
-    pub target: Option<i64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub target: Vec<i64>,
     /// A die at or above it is rolled again: 10, 9, 8, or 0 for none [default: 10].
-    #[arg(long, allow_negative_numbers = true)]
-    pub again: Option<i64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub again: Vec<i64>,
     /// Rote action: reroll each die that fails on its first roll, once.
-    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
-    pub rote: Option<bool>,
+    #[arg(
+        long,
+        value_delimiter = ',',
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true"
+    )]
+    pub rote: Vec<bool>,
     /// Successes needed for p_success (1 or more) [default: 1].
-    #[arg(long, allow_negative_numbers = true)]
-    pub need: Option<i64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub need: Vec<i64>,
     /// Successes for p_exceptional (0 or more) [default: 5].
-    #[arg(long, allow_negative_numbers = true)]
-    pub exceptional: Option<i64>,
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub exceptional: Vec<i64>,
     /// A chance die's 10 is rolled again (the rules text's rule); =false for the later edition [default: true].
-    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
-    pub chance_die_explodes: Option<bool>,
+    #[arg(
+        long,
+        value_delimiter = ',',
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true"
+    )]
+    pub chance_die_explodes: Vec<bool>,
     #[command(flatten)]
     pub common: CommonArgs,
 }

@@ -221,6 +221,34 @@ pub fn hist_rows(variable: &str, hist: &Hist<f64>, label: impl Fn(i64) -> String
         .collect()
 }
 
+/// Per row, P(variable >= outcome) (SPEC 8, `at_least`) where the outcome
+/// is a whole number (totals, margins, hitches, successes, exchanges, plot
+/// points), `None` for outcomes without an order (`fail`, `never`,
+/// `ended`, die names, tiers). The sum runs over the variable's numeric
+/// rows only, so a conflict's P(foe out at exchange >= 3) leaves `never`
+/// out; it is a tail sum, taken from the top so a small tail keeps its
+/// precision. Every system gets the column from its rows' labels, with
+/// nothing to declare.
+pub fn at_least(rows: &[DistRow]) -> Vec<Option<f64>> {
+    let mut result = vec![None; rows.len()];
+    // The numeric rows, highest outcome first within each variable.
+    let mut numeric: Vec<(&str, i64, usize)> = rows
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| Some((r.variable.as_str(), r.outcome.parse::<i64>().ok()?, i)))
+        .collect();
+    numeric.sort_by(|a, b| a.0.cmp(b.0).then(b.1.cmp(&a.1)));
+    let mut tail = 0.0;
+    for (k, &(variable, _, i)) in numeric.iter().enumerate() {
+        if k == 0 || numeric[k - 1].0 != variable {
+            tail = 0.0;
+        }
+        tail += rows[i].probability;
+        result[i] = Some(tail);
+    }
+    result
+}
+
 /// What one engine found for one case: the metrics, the distribution table,
 /// and for exact results the probability mass left out by truncation.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -248,6 +276,24 @@ mod tests {
         other.add(7, 4);
         h.merge(&other);
         assert_eq!(h.iter().map(|(_, w)| w).sum::<u64>(), 10);
+    }
+
+    #[test]
+    fn at_least_is_the_upper_tail_of_numeric_rows() {
+        let mut h = Hist::default();
+        for (outcome, p) in [(0, 0.5), (1, 0.0), (2, 0.25), (3, 0.25)] {
+            h.add(outcome, p);
+        }
+        let mut rows = hist_rows("total", &h, |o| o.to_string());
+        rows.push(DistRow::new("win_effect", "d8", 0.5));
+        rows.push(DistRow::new("win_effect", "fail", 0.5));
+        let at_least = at_least(&rows);
+        // P(X >= k) = 1 - P(X < k), for every k in the support.
+        for k in 0..4 {
+            let below: f64 = rows[..k].iter().map(|r| r.probability).sum();
+            assert!((at_least[k].unwrap() - (1.0 - below)).abs() < 1e-12, "{k}");
+        }
+        assert_eq!(at_least[4..], [None, None]);
     }
 
     #[test]

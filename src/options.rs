@@ -71,6 +71,28 @@ impl RawValue {
     }
 }
 
+impl RawValue {
+    /// A resolved input (SPEC 8, `inputs`) as the value that would give it,
+    /// so a case can be resolved again from its inputs.
+    pub fn from_json(value: &serde_json::Value) -> Option<RawValue> {
+        use serde_json::Value;
+        Some(match value {
+            Value::String(s) => RawValue::Str(s.clone()),
+            Value::Bool(b) => RawValue::Bool(*b),
+            Value::Number(n) => match n.as_i64() {
+                Some(i) => RawValue::Int(i),
+                None => RawValue::Float(n.as_f64()?),
+            },
+            Value::Object(map) => RawValue::Table(
+                map.iter()
+                    .map(|(k, v)| Some((k.clone(), RawItem::new(RawValue::from_json(v)?))))
+                    .collect::<Option<_>>()?,
+            ),
+            Value::Null | Value::Array(_) => return None,
+        })
+    }
+}
+
 impl fmt::Display for RawValue {
     /// The value as a person would write it (strings without quotes), used
     /// to name sweep cases.
@@ -124,6 +146,71 @@ pub enum KeyStyle {
     Flag,
 }
 
+/// A key as the user wrote it: `heroic_step` in a file, `--heroic-step` on
+/// the command line.
+pub fn key_name(key: &str, style: KeyStyle) -> String {
+    match style {
+        KeyStyle::Toml => format!("`{key}`"),
+        KeyStyle::Flag => format!("`--{}`", key.replace('_', "-")),
+    }
+}
+
+/// The one form of every "allowed" list in messages: `allowed: `a`, `b``.
+pub fn allowed<T: fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    let items: Vec<String> = items.into_iter().map(|i| format!("`{i}`")).collect();
+    format!("allowed: {}", items.join(", "))
+}
+
+/// The candidate closest to a misspelt `word`, if one is close enough to
+/// be what was meant: at most one edit in four letters (and at least one).
+pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let length = word.chars().count();
+    let limit = (length / 4).max(1);
+    candidates
+        .into_iter()
+        // The distance is at least the difference in length, so a long
+        // junk key costs nothing here.
+        .filter(|c| c.chars().count().abs_diff(length) <= limit)
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+/// " (did you mean `ties`?)" for a misspelt `word`, or nothing.
+pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    closest(word, candidates).map_or(String::new(), |c| format!(" (did you mean `{c}`?)"))
+}
+
+/// Edit distance in characters: insertions, deletions, substitutions and
+/// swaps of two neighbours (`actoin`), each one edit (optimal string
+/// alignment distance).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    // d[i][j]: the distance between the first i chars of a and j of b.
+    let mut d = vec![vec![0; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
 /// A bad option: what is wrong and what is allowed, with where it was written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OptionError {
@@ -151,6 +238,8 @@ pub struct Options {
     entries: Vec<(String, RawItem)>,
     used: Vec<bool>,
     asked: Vec<&'static str>,
+    /// The key given as a command's positional argument (`POOL`), if any.
+    positional: Option<&'static str>,
     /// Where the case itself starts, for errors about the case as a whole.
     pub case_at: Option<Pos>,
 }
@@ -165,8 +254,16 @@ impl Options {
             entries,
             used,
             asked: Vec::new(),
+            positional: None,
             case_at: None,
         }
+    }
+
+    /// Names `key` in messages as the positional argument it was given as
+    /// (`POOL`, not `--pool`), in flag style.
+    pub fn with_positional(mut self, key: &'static str) -> Options {
+        self.positional = Some(key);
+        self
     }
 
     /// Names the systems a stray key belongs to in [`Options::finish`]'s error.
@@ -186,9 +283,11 @@ impl Options {
 
     /// The key as the user wrote it: `heroic_step` or `--heroic-step`.
     pub fn key_name(&self, key: &str) -> String {
-        match self.style {
-            KeyStyle::Toml => format!("`{key}`"),
-            KeyStyle::Flag => format!("`--{}`", key.replace('_', "-")),
+        match self.positional {
+            Some(positional) if self.style == KeyStyle::Flag && positional == key => {
+                positional.to_uppercase()
+            }
+            _ => key_name(key, self.style),
         }
     }
 
@@ -272,14 +371,11 @@ impl Options {
             None => Err(self.error_at(
                 &item,
                 format!(
-                    "{} is \"{}\"; allowed: {}",
+                    "{} is \"{}\"{}; {}",
                     self.key_name(key),
                     crate::echo::echo(&text),
-                    allowed
-                        .iter()
-                        .map(|a| format!("\"{a}\""))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    did_you_mean(&text, allowed.iter().copied()),
+                    self::allowed(allowed)
                 ),
             )),
         }
@@ -389,15 +485,22 @@ impl Options {
             } else {
                 format!(" (it belongs to {})", owner.join(", "))
             };
-            let mut allowed: Vec<String> = self.asked.iter().map(|k| self.key_name(k)).collect();
-            allowed.sort();
+            let mut keys: Vec<&str> = self.asked.clone();
+            keys.sort();
+            let suggestion = closest(key, keys.iter().copied()).map_or(String::new(), |k| {
+                format!(" (did you mean {}?)", self.key_name(k))
+            });
+            let names: Vec<String> = keys
+                .iter()
+                .map(|k| self.key_name(k).trim_matches('`').to_string())
+                .collect();
             return Err(self.error_at(
                 item,
                 format!(
-                    "unknown key {} for system \"{}\"{belongs}; allowed: {}",
+                    "unknown key {} for system \"{}\"{belongs}{suggestion}; {}",
                     self.key_name(key),
                     self.system,
-                    allowed.join(", ")
+                    allowed(names)
                 ),
             ));
         }
@@ -428,5 +531,21 @@ mod tests {
         );
         let err = key_value_pairs("miss=1,miss=2", usage).unwrap_err();
         assert!(err.contains("`miss` is given twice"), "{err}");
+    }
+
+    #[test]
+    fn misspellings_get_the_closest_key() {
+        let keys = ["ties", "heroic_step", "keep", "reaction_keep"];
+        assert_eq!(closest("tiez", keys), Some("ties"));
+        assert_eq!(closest("heroicstep", keys), Some("heroic_step"));
+        assert_eq!(closest("reaction_kep", keys), Some("reaction_keep"));
+        // Too far from every key to be a slip of the finger.
+        assert_eq!(closest("pool", keys), None);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("actoin", "action"), 1);
+        assert_eq!(
+            did_you_mean("actoin", ["reaction", "action"]),
+            " (did you mean `action`?)"
+        );
     }
 }

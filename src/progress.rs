@@ -6,7 +6,13 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+
+/// Trials per second as a whole number ("1,261,418/s"): indicatif's own
+/// `{per_sec}` shows four decimals of a figure that is never that exact.
+fn whole_rate(state: &ProgressState, out: &mut dyn std::fmt::Write) {
+    let _ = write!(out, "{}/s", HumanCount(state.per_sec().round() as u64));
+}
 
 /// Whether a bar should be drawn at all.
 pub fn wanted(quiet: bool) -> bool {
@@ -38,8 +44,9 @@ pub fn with_bar<T>(
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
             bar.set_style(
                 ProgressStyle::with_template(
-                    "{msg} [{bar:30}] {human_pos}/{human_len} trials  {per_sec}  ETA {eta}",
+                    "{msg} [{bar:30}] {human_pos}/{human_len} trials  {rate}  ETA {eta}",
                 )
+                .map(|style| style.with_key("rate", whole_rate))
                 .unwrap_or_else(|_| ProgressStyle::default_bar())
                 .progress_chars("=> "),
             );

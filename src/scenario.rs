@@ -13,8 +13,21 @@ use crate::balance::{self, BalanceSpec};
 use crate::echo::echo;
 use crate::errors::InputError;
 use crate::line_index::LineIndex;
-use crate::options::{Entries, KeyStyle, Options, Pos, RawItem, RawValue};
+use crate::options::{
+    allowed, did_you_mean, Entries, KeyStyle, OptionError, Options, Pos, RawItem, RawValue,
+};
 use crate::systems::{self, Case, System};
+
+/// The keys a scenario file holds besides its defaults tables (SPEC 7).
+const TOP_LEVEL_KEYS: [&str; 7] = [
+    "name",
+    "description",
+    "trials",
+    "seed",
+    "[[case]]",
+    "[[sweep]]",
+    "[[balance]]",
+];
 
 /// Sweeps may not expand past this many cases: a typo like a 1,000-value
 /// list times another should fail fast, not allocate for minutes.
@@ -347,11 +360,20 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
             "balance" => balance_tables = reader.tables(key, item)?,
             other => {
                 let Ok(system) = System::from_name(other) else {
+                    let mut keys: Vec<String> =
+                        TOP_LEVEL_KEYS.iter().map(|k| k.to_string()).collect();
+                    let tables = System::ALL.map(|s| format!("[{s}]"));
+                    keys.extend(tables.iter().cloned());
+                    let names = TOP_LEVEL_KEYS
+                        .iter()
+                        .map(|k| k.trim_matches(['[', ']']))
+                        .chain(System::ALL.map(System::name));
                     return Err(reader.error(
                         item.at,
                         format!(
-                            "unknown top-level key `{other}`; allowed: name, description, trials, seed, [[case]], [[sweep]], [[balance]], and defaults tables [{}]",
-                            System::ALL.map(System::name).join("], [")
+                            "unknown top-level key `{other}`{}; {}",
+                            did_you_mean(other, names),
+                            allowed(keys)
                         ),
                     ));
                 };
@@ -433,92 +455,12 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
 
     for (entries, at) in sweep_tables {
         let (system, prefix, rest) = split_case(&reader, entries, at, "sweep")?;
-        let swept: Vec<String> = rest
-            .iter()
-            .filter(|(_, i)| matches!(i.value, RawValue::Array(_)))
-            .map(|(k, _)| k.clone())
-            .collect();
-        let mut canonical: std::collections::HashMap<String, String> = Default::default();
-        let mut count: usize = 1;
-        for (key, item) in &rest {
-            if let RawValue::Array(values) = &item.value {
-                if values.is_empty() {
-                    return Err(reader.error(item.at, format!("the sweep list `{key}` is empty")));
-                }
-                count = count.saturating_mul(values.len());
-            }
-        }
-        if count > MAX_CASES {
-            return Err(reader.error(
-                at,
-                format!("this sweep expands to {count} cases; at most {MAX_CASES} are allowed: sweep fewer values"),
-            ));
-        }
-        for index in 0..count {
-            // Mixed-radix counter, the last swept key varying fastest. Only
-            // the picked value is copied, never a whole list (a 100,000-value
-            // list copied per case would take minutes).
-            let mut rem = index;
-            let mut chosen: Vec<(String, RawItem)> = Vec::with_capacity(rest.len());
-            for (key, item) in rest.iter().rev() {
-                let item = match &item.value {
-                    RawValue::Array(values) => {
-                        let pick = values[rem % values.len()].clone();
-                        rem /= values.len();
-                        RawItem { layer: 1, ..pick }
-                    }
-                    _ => item.clone(),
-                };
-                chosen.push((key.clone(), item));
-            }
-            chosen.reverse();
-            let label_parts: Vec<String> = chosen
-                .iter()
-                .filter(|(k, _)| swept.contains(k))
-                .map(|(k, i)| format!("{k}={}", i.value))
-                .collect();
-            let main = system.main_keys();
-            let other_parts: Vec<String> = chosen
-                .iter()
-                .filter(|(k, _)| swept.contains(k) && !main.contains(&k.as_str()))
-                .map(|(k, i)| format!("{k}={}", i.value))
-                .collect();
-            let options = with_defaults(&defaults, system, chosen, at);
-            let spec = system
-                .resolve(options)
-                .map_err(|e| reader.error(e.at.or(at), e))?;
-            // "pool vs vs" names the pairing; any other swept key follows as
-            // key=value so that every combination keeps its own name.
-            let generated = match spec.sweep_name(&swept) {
-                Some(pairing) => std::iter::once(pairing)
-                    .chain(other_parts)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                None => label_parts.join(", "),
-            };
-            let name = match &prefix {
-                Some(p) if generated.is_empty() => p.clone(),
-                Some(p) => format!("{p}: {generated}"),
-                None if generated.is_empty() => system.name().to_string(),
-                None => generated,
-            };
-            // Two combinations of one sweep differ in some swept value, so
-            // equal resolved inputs (every value in canonical form) mean a
-            // value listed twice under two spellings, `d8` and `1d8`.
-            let inputs = serde_json::Value::Object(spec.inputs()).to_string();
-            // (A value listed twice as written is a duplicate name, said below.)
-            if let Some(first) = canonical.get(&inputs).filter(|first| **first != name) {
-                return Err(reader.error(
-                    at,
-                    format!(
-                        "the sweep's case \"{}\" is the same case as \"{}\" (one value written two ways): list each value once",
-                        echo(&name),
-                        echo(first)
-                    ),
-                ));
-            }
-            canonical.insert(inputs, name.clone());
-            add_case(Case { name, spec }, at)?;
+        let cases = sweep_cases(system, prefix.as_deref(), &rest, |chosen| {
+            system.resolve(with_defaults(&defaults, system, chosen, at))
+        })
+        .map_err(|e| reader.error(e.at.or(at), e))?;
+        for case in cases {
+            add_case(case, at)?;
         }
     }
     for (entries, at) in balance_tables {
@@ -544,6 +486,123 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
         ));
     }
     Ok(scenario)
+}
+
+/// A swept value in a case name: `again=9`; a table one pair per entry,
+/// named as its summary.csv columns are (`gain_on.miss=1`).
+fn swept_label(key: &str, value: &RawValue) -> String {
+    match value {
+        RawValue::Table(entries) => entries
+            .iter()
+            .map(|(sub, item)| swept_label(&format!("{key}.{sub}"), &item.value))
+            .collect::<Vec<_>>()
+            .join(", "),
+        other => format!("{key}={other}"),
+    }
+}
+
+/// The cases of one sweep (SPEC 7): every key whose value is a list is
+/// swept, the cartesian product in key order with the last key varying
+/// fastest, each case named from its swept values (`prefix: ` first when
+/// the sweep has a `name`). A sweep without lists is one case, named like
+/// an unnamed `[[case]]`. `resolve` turns one combination's keys into a
+/// case. Quick commands given comma lists are named here too.
+pub fn sweep_cases(
+    system: System,
+    prefix: Option<&str>,
+    rest: &Entries,
+    resolve: impl Fn(Entries) -> Result<Box<dyn systems::SystemCase>, OptionError>,
+) -> Result<Vec<Case>, OptionError> {
+    let swept: Vec<String> = rest
+        .iter()
+        .filter(|(_, i)| matches!(i.value, RawValue::Array(_)))
+        .map(|(k, _)| k.clone())
+        .collect();
+    let mut count: usize = 1;
+    for (key, item) in rest {
+        if let RawValue::Array(values) = &item.value {
+            if values.is_empty() {
+                return Err(OptionError {
+                    at: item.at,
+                    message: format!("the sweep list `{key}` is empty"),
+                });
+            }
+            count = count.saturating_mul(values.len());
+        }
+    }
+    if count > MAX_CASES {
+        return Err(OptionError {
+            at: None,
+            message: format!("this sweep expands to {count} cases; at most {MAX_CASES} are allowed: sweep fewer values"),
+        });
+    }
+    let mut cases = Vec::with_capacity(count);
+    let mut canonical: std::collections::HashMap<String, String> = Default::default();
+    for index in 0..count {
+        // Mixed-radix counter, the last swept key varying fastest. Only
+        // the picked value is copied, never a whole list (a 100,000-value
+        // list copied per case would take minutes).
+        let mut rem = index;
+        let mut chosen: Vec<(String, RawItem)> = Vec::with_capacity(rest.len());
+        for (key, item) in rest.iter().rev() {
+            let item = match &item.value {
+                RawValue::Array(values) => {
+                    let pick = values[rem % values.len()].clone();
+                    rem /= values.len();
+                    RawItem { layer: 1, ..pick }
+                }
+                _ => item.clone(),
+            };
+            chosen.push((key.clone(), item));
+        }
+        chosen.reverse();
+        let label_parts: Vec<String> = chosen
+            .iter()
+            .filter(|(k, _)| swept.contains(k))
+            .map(|(k, i)| swept_label(k, &i.value))
+            .collect();
+        let main = system.main_keys();
+        let other_parts: Vec<String> = chosen
+            .iter()
+            .filter(|(k, _)| swept.contains(k) && !main.contains(&k.as_str()))
+            .map(|(k, i)| swept_label(k, &i.value))
+            .collect();
+        let spec = resolve(chosen)?;
+        // "pool vs vs" names the pairing; any other swept key follows as
+        // key=value so that every combination keeps its own name. A sweep
+        // of single values is named from its main keys, as a case is.
+        let generated = match spec.sweep_name(&swept) {
+            Some(pairing) => std::iter::once(pairing)
+                .chain(other_parts)
+                .collect::<Vec<_>>()
+                .join(", "),
+            None if swept.is_empty() => default_case_name(spec.as_ref()),
+            None => label_parts.join(", "),
+        };
+        let name = match prefix {
+            Some(p) if swept.is_empty() => p.to_string(),
+            Some(p) => format!("{p}: {generated}"),
+            None => generated,
+        };
+        // Two combinations of one sweep differ in some swept value, so
+        // equal resolved inputs (every value in canonical form) mean a
+        // value listed twice under two spellings, `d8` and `1d8`.
+        let inputs = serde_json::Value::Object(spec.inputs()).to_string();
+        // (A value listed twice as written is a duplicate name, said by the caller.)
+        if let Some(first) = canonical.get(&inputs).filter(|first| **first != name) {
+            return Err(OptionError {
+                at: None,
+                message: format!(
+                    "the sweep's case \"{}\" is the same case as \"{}\" (one value written two ways): list each value once",
+                    echo(&name),
+                    echo(first)
+                ),
+            });
+        }
+        canonical.insert(inputs, name.clone());
+        cases.push(Case { name, spec });
+    }
+    Ok(cases)
 }
 
 fn too_many_cases() -> String {
@@ -597,14 +656,12 @@ fn split_case(
         }
     }
     let Some(system) = system else {
-        let allowed = System::ALL
-            .iter()
-            .map(|s| format!("\"{s}\""))
-            .collect::<Vec<_>>()
-            .join(", ");
         return Err(reader.error(
             at,
-            format!("each [[{what}]] needs `system`; allowed: {allowed}"),
+            format!(
+                "each [[{what}]] needs `system`; {}",
+                allowed(System::ALL.map(System::name))
+            ),
         ));
     };
     let system = System::from_name(&system).map_err(|message| reader.error(at, message))?;
@@ -658,8 +715,9 @@ fn check_defaults(
             return Err(reader.error(
                 item.at,
                 format!(
-                    "unknown key `{key}` in [{system}]{hint}; allowed: {}",
-                    keys.join(", ")
+                    "unknown key `{key}` in [{system}]{hint}{}; {}",
+                    did_you_mean(key, keys.iter().copied()),
+                    allowed(keys)
                 ),
             ));
         }
@@ -711,6 +769,21 @@ vs = ["2d6", "2d8"]
     }
 
     #[test]
+    fn a_sweep_of_single_values_is_named_as_its_case_would_be() {
+        let text = "[[sweep]]\nsystem = \"storytelling\"\ndice = 5\nagain = 9\n[[sweep]]\nsystem = \"storytelling\"\nname = \"nine\"\ndice = 5\n";
+        let s = parse(text, "t.toml", "t").unwrap();
+        let case = parse(
+            "[[case]]\nsystem = \"storytelling\"\ndice = 5\n",
+            "t.toml",
+            "t",
+        )
+        .unwrap();
+        assert_eq!(s.cases[0].name, case.cases[0].name);
+        assert_ne!(s.cases[0].name, "storytelling");
+        assert_eq!(s.cases[1].name, "nine");
+    }
+
+    #[test]
     fn other_sweeps_are_named_by_key_value_pairs() {
         let text = "[[sweep]]\nsystem = \"cortex\"\npool = \"d8 d6\"\nkeep = [1, 2]\nties = [\"action\"]\n";
         let s = parse(text, "t.toml", "t").unwrap();
@@ -722,7 +795,12 @@ vs = ["2d6", "2d8"]
     fn errors_name_file_line_and_column() {
         let text = "[[case]]\nsystem = \"cortex\"\npool = \"d8\"\ntiez = \"action\"\n";
         let err = parse(text, "s.toml", "s").unwrap_err().to_string();
-        assert!(err.starts_with("s.toml:4:1: unknown key `tiez`"), "{err}");
+        assert!(
+            err.starts_with(
+                "s.toml:4:1: unknown key `tiez` for system \"cortex\" (did you mean `ties`?)"
+            ),
+            "{err}"
+        );
         let err = parse(
             "[[case]]\nsystem = \"cortex\"\npool = \"d7\"\n",
             "s.toml",
@@ -750,7 +828,7 @@ vs = ["2d6", "2d8"]
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains("unknown system \"dnd\"") && err.contains("\"cortex\""),
+            err.contains("unknown system \"dnd\"") && err.contains("allowed: `cortex`, "),
             "{err}"
         );
         let err = parse("[[case]]\nsystem = \"cortex\"\npool = 5\n", "s.toml", "s")

@@ -103,6 +103,29 @@ pub fn z_vs_exact(mc: &Metric, exact: &Metric, trials: u64) -> Option<f64> {
     }
 }
 
+/// The 95% interval of the difference `b - a` between two independent
+/// results of one metric: normal, with the standard errors added in
+/// quadrature; an exact value adds no error. `None` when either value is
+/// undefined or a Monte Carlo error is (both exact: no interval either).
+pub fn difference95(
+    a: &Metric,
+    a_trials: Option<u64>,
+    b: &Metric,
+    b_trials: Option<u64>,
+) -> Option<(f64, f64)> {
+    if a_trials.is_none() && b_trials.is_none() {
+        return None;
+    }
+    let error = |m: &Metric, trials: Option<u64>| match trials {
+        Some(n) => standard_error(m, n),
+        None => Some(0.0),
+    };
+    let se = error(a, a_trials)?.hypot(error(b, b_trials)?);
+    let difference = b.value? - a.value?;
+    let half = z95() * se;
+    Some((difference - half, difference + half))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,6 +176,22 @@ mod tests {
         );
         assert_eq!(interval95(&mean_metric(1.0, 29.0 / 100.0), 100), None);
         assert!(interval95(&mean_metric(1.0, 30.0 / 100.0), 100).is_some());
+    }
+
+    #[test]
+    fn difference_interval_adds_errors_in_quadrature() {
+        let a = Metric::probability("p", 0.5);
+        let b = Metric::probability("p", 0.6);
+        let (lo, hi) = difference95(&a, Some(100), &b, Some(400)).unwrap();
+        let se_a = standard_error(&a, 100).unwrap();
+        let se_b = standard_error(&b, 400).unwrap();
+        assert!(((lo + hi) / 2.0 - 0.1).abs() < 1e-12);
+        let half = z95() * (se_a * se_a + se_b * se_b).sqrt();
+        assert!((hi - lo - 2.0 * half).abs() < 1e-12);
+        // Against an exact value only the Monte Carlo side is uncertain.
+        let (lo, hi) = difference95(&a, None, &b, Some(400)).unwrap();
+        assert!((hi - lo - 2.0 * z95() * se_b).abs() < 1e-12);
+        assert_eq!(difference95(&a, None, &b, None), None);
     }
 
     #[test]

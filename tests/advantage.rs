@@ -383,7 +383,7 @@ fn bad_input_exits_2_with_a_clear_message() {
         (&["--rolls", "0"], "`--rolls` must be a whole number from 1"),
         (
             &["--policy", "yolo"],
-            "allowed: \"greedy\", \"threshold\", \"last\", \"threshold-or-last\", \"never\"",
+            "allowed: `greedy`, `threshold`, `last`, `threshold-or-last`, `never`",
         ),
         (&["--policy", "threshold"], "needs `--threshold`"),
         (
@@ -415,7 +415,7 @@ fn bad_input_exits_2_with_a_clear_message() {
         (&["--gain-on", "miss=x"], "not \"x\""),
         (&["--gain-on", "fail=1"], "unknown tier `fail`"),
         (&["--gain-on", "miss=1,miss=2"], "given twice"),
-        (&["--on-use", "keep"], "allowed: \"reset\", \"swap\""),
+        (&["--on-use", "keep"], "allowed: `reset`, `swap`"),
         (
             &["--policy", "threshold-or-last"],
             "`--policy` \"threshold-or-last\" needs `--threshold`",

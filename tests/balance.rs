@@ -47,7 +47,7 @@ fn balance_bad_inputs_exit_2() {
         &["balance", "d8 d6", "--ladder", "2d6,2d7"],
         &["entry 2 of `--ladder`", "d4, d6, d8, d10 or d12"],
     );
-    refused(&["balance", "d8 d3"], &["entry 1 of `--pools`", "d3"]);
+    refused(&["balance", "d8 d3"], &["entry 1 of POOLS", "d3"]);
     refused(&["balance", "d8", "--ties", "hero"], &["`--ties`"]);
     // No pool at all: clap's usage error, also exit 2.
     oddsmith().args(["balance"]).assert().code(2);
@@ -72,7 +72,7 @@ fn max_effect_needs_a_fixed_difficulty() {
             "--policy",
             "max-damage",
         ],
-        &["\"max-total\", \"max-effect\""],
+        &["allowed: `max-total`, `max-effect`"],
     );
     let v = json_of(&[
         "cortex",

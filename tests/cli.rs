@@ -263,7 +263,7 @@ fn bad_flags_are_exit_2() {
     );
     bad(
         &["cortex", "d8", "--ties", "gm"],
-        "`--ties` is \"gm\"; allowed: \"reaction\", \"action\"",
+        "`--ties` is \"gm\"; allowed: `reaction`, `action`",
     );
     bad(
         &["cortex", "d8", "--heroic-step=0"],
@@ -331,4 +331,41 @@ fn bad_scenarios_are_exit_2_with_locations() {
         &["run", "/nonexistent/scenario.toml"],
         "cannot read scenario /nonexistent/scenario.toml",
     );
+}
+
+#[test]
+fn every_subcommand_help_ends_with_two_examples() {
+    for command in [
+        "run",
+        "cortex",
+        "scene",
+        "balance",
+        "advantage",
+        "storytelling",
+        "report",
+    ] {
+        let out = oddsmith().args([command, "--help"]).assert().success();
+        let help = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        let lines: Vec<&str> = help.trim_end().lines().collect();
+        let n = lines.len();
+        assert_eq!(lines[n - 3], "Examples:", "{command}:\n{help}");
+        for example in &lines[n - 2..] {
+            assert!(
+                example.starts_with(&format!("  oddsmith {command} "))
+                    || *example == "  oddsmith report",
+                "{command}: {example}"
+            );
+        }
+    }
+}
+
+#[test]
+fn misspelt_flags_get_a_suggestion() {
+    oddsmith()
+        .args(["cortex", "d8", "--tiez", "action"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "similar argument exists: '--ties'",
+        ));
 }

@@ -167,7 +167,7 @@ fn bad_input_is_exit_2_naming_what_is_allowed() {
     );
     refused(
         &["conflict", "d8", "--foe", "d8", "--hero-stress-limit", "d4"],
-        &["allowed: \"d6\" (novice), \"d8\" (expert), \"d10\" (master), \"d12\""],
+        &["allowed: `d6` (novice), `d8` (expert), `d10` (master), `d12`"],
     );
     refused(
         &["conflict", "d8", "--mob", "3d8", "--foe-stress-limit", "d8"],

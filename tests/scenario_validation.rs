@@ -225,13 +225,13 @@ fn keys_no_system_has_are_refused_with_what_is_allowed() {
         "[[sweep]]\nsystem = \"cortex\"\npool = [\"d8\", \"d6\"]\nagian = [8, 9]\n",
         // A swept key's errors point at the value of the case being made.
         "s.toml:4:10: unknown key `agian` for system \"cortex\"",
-        &["allowed:"],
+        &["allowed: `difficulty`"],
     );
     // Checked even when no case uses the table.
     assert_error(
         "[cortex]\ntiez = \"action\"\n[[case]]\nsystem = \"cortex\"\npool = \"d8\"\n",
-        "s.toml:2:1: unknown key `tiez` in [cortex]",
-        &["allowed: pool, vs, difficulty"],
+        "s.toml:2:1: unknown key `tiez` in [cortex] (did you mean `ties`?)",
+        &["allowed: `pool`, `vs`, `difficulty`"],
     );
     // A defaults table of a system that does not exist.
     assert_error(
@@ -245,12 +245,12 @@ fn keys_no_system_has_are_refused_with_what_is_allowed() {
 fn a_case_without_or_with_an_unknown_system_says_which_exist() {
     assert_error(
         "[[case]]\npool = \"d8\"\n",
-        "s.toml:1:1: each [[case]] needs `system`; allowed: \"cortex\"",
+        "s.toml:1:1: each [[case]] needs `system`; allowed: `cortex`",
         &[],
     );
     assert_error(
         "[[sweep]]\nsystem = \"dnd\"\npool = [\"d8\"]\n",
-        "s.toml:1:1: unknown system \"dnd\"; allowed: \"cortex\"",
+        "s.toml:1:1: unknown system \"dnd\"; allowed: `cortex`",
         &[],
     );
 }

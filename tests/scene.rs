@@ -28,7 +28,7 @@ fn scene_bad_inputs_exit_2() {
     refused(&["scene", "d8 d7"], &["d4, d6, d8, d10 or d12"]);
     refused(
         &["scene", "d8 d6", "--ties", "doom"],
-        &["`--ties`", "\"reaction\", \"action\""],
+        &["`--ties`", "allowed: `reaction`, `action`"],
     );
     refused(
         &["scene", "d8 d6", "--heroic-step", "0"],

@@ -6,12 +6,12 @@
 use std::sync::atomic::AtomicBool;
 
 use super::evaluate::{evaluate_case, Settings};
-use super::output::{entries, print_report, roll_rule_flags};
+use super::output::{print_report, roll_rule_flags, single_entries};
 use crate::balance::BalanceSpec;
 use crate::cli::BalanceArgs;
 use crate::errors::input_error;
 use crate::options::{KeyStyle, RawItem, RawValue};
-use crate::report::{MethodUsed, Report, ReportKind};
+use crate::report::{MethodUsed, Report, ReportKind, TableLayout};
 use crate::systems::Case;
 
 /// A list flag as the array a scenario would hold.
@@ -34,14 +34,24 @@ pub fn run(args: &BalanceArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     let mut flags = vec![
         (
             "pools",
-            Some(string_list(args.pools.iter().map(String::as_str))),
+            vec![string_list(args.pools.iter().map(String::as_str))],
         ),
-        ("target", args.target.map(RawValue::Float)),
-        ("target_heroic", args.target_heroic.map(RawValue::Float)),
-        ("ladder", ladder),
+        (
+            "target",
+            args.target.map(RawValue::Float).into_iter().collect(),
+        ),
+        (
+            "target_heroic",
+            args.target_heroic
+                .map(RawValue::Float)
+                .into_iter()
+                .collect(),
+        ),
+        ("ladder", ladder.into_iter().collect()),
     ];
     flags.extend(roll_rule_flags(&args.rules));
-    let options = BalanceSpec::options(KeyStyle::Flag, entries(flags));
+    let options = BalanceSpec::options(KeyStyle::Flag, single_entries(flags, "balance")?)
+        .with_positional("pools");
     let spec = BalanceSpec::from_options(options).map_err(|e| input_error(e.message))?;
     let settings = Settings::resolve(&args.common, None, None)?;
     let balances = spec.evaluate_with(|rung| {
@@ -65,6 +75,7 @@ pub fn run(args: &BalanceArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         trials: settings.trials,
         results: Vec::new(),
         balances,
+        table: TableLayout::Compact,
     };
     print_report(&report, args.common.format)
 }

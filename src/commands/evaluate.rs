@@ -9,7 +9,7 @@ use crate::cli::{CommonArgs, FormatArg, MethodArg};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::McSettings;
 use crate::errors::input_error;
-use crate::report::{CaseResult, MethodUsed, Report, ReportKind};
+use crate::report::{CaseResult, MethodUsed, Report, ReportKind, TableLayout};
 use crate::scenario::Scenario;
 use crate::stats;
 use crate::systems::Case;
@@ -101,6 +101,7 @@ pub fn evaluate_scenario(
         trials: settings.trials,
         results,
         balances,
+        table: TableLayout::Compact,
     })
 }
 

@@ -1,18 +1,26 @@
 //! What the commands share around evaluation: the `--format` flag as the
 //! report's [`Format`], printing a report to stdout (a closed pipe is not an
 //! error), and flags turned into the options a scenario would hold, the
-//! shared Cortex roll-rule flags among them.
+//! shared Cortex roll-rule flags among them. A flag given several values
+//! (a comma list or repetition) becomes the list a `[[sweep]]` would hold.
 
 use std::io::Write;
 
 use anyhow::Context;
 
 use crate::cli::{FormatArg, RollRuleArgs};
-use crate::options::{Entries, RawItem, RawValue};
+use crate::errors::InputError;
+use crate::options::{key_name, Entries, KeyStyle, RawItem, RawValue};
 use crate::report::{self, Format, Report};
 
-/// A flag as the scenario key of the same name, if it was given.
-pub type Flag = (&'static str, Option<RawValue>);
+/// A flag as the scenario key of the same name, with every value given:
+/// none when it was left out, several for a comparison.
+pub type Flag = (&'static str, Vec<RawValue>);
+
+/// A flag's values as scenario values: `--again 10,9` is `[10, 9]`.
+pub fn values<T: Clone>(given: &[T], raw: fn(T) -> RawValue) -> Vec<RawValue> {
+    given.iter().cloned().map(raw).collect()
+}
 
 /// The report format `--format` asks for.
 pub fn format(format: FormatArg) -> Format {
@@ -39,20 +47,47 @@ fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
     }
 }
 
-/// The flags that were given, as option entries.
-pub fn entries(flags: Vec<Flag>) -> Entries {
-    flags
-        .into_iter()
-        .filter_map(|(k, v)| v.map(|v| (k.to_string(), RawItem::new(v))))
-        .collect()
+/// The flags that were given, as option entries: one value as itself,
+/// several as a list (swept by the caller). The same value twice would
+/// give two cases of one name, so it is refused.
+pub fn entries(flags: Vec<Flag>, style: KeyStyle) -> Result<Entries, InputError> {
+    let mut entries = Entries::new();
+    for (key, mut given) in flags {
+        for (i, value) in given.iter().enumerate() {
+            if given[..i].contains(value) {
+                return Err(InputError(format!(
+                    "{} lists {value} twice; give each value once",
+                    key_name(key, style)
+                )));
+            }
+        }
+        let value = match given.len() {
+            0 => continue,
+            1 => given.remove(0),
+            _ => RawValue::Array(given.into_iter().map(RawItem::new).collect()),
+        };
+        entries.push((key.to_string(), RawItem::new(value)));
+    }
+    Ok(entries)
+}
+
+/// The flags that were given, for a command that takes one value per flag.
+pub fn single_entries(flags: Vec<Flag>, command: &str) -> Result<Entries, InputError> {
+    if let Some((key, _)) = flags.iter().find(|(_, given)| given.len() > 1) {
+        return Err(InputError(format!(
+            "`oddsmith {command}` takes one value of {} (comma lists compare cases in the quick commands)",
+            key_name(key, KeyStyle::Flag)
+        )));
+    }
+    entries(flags, KeyStyle::Flag)
 }
 
 /// The shared Cortex roll-rule flags as scenario keys.
 pub fn roll_rule_flags(rules: &RollRuleArgs) -> [Flag; 4] {
     [
-        ("ties", rules.ties.clone().map(RawValue::Str)),
-        ("heroic_step", rules.heroic_step.map(RawValue::Int)),
-        ("keep", rules.keep.map(RawValue::Int)),
-        ("reaction_keep", rules.reaction_keep.map(RawValue::Int)),
+        ("ties", values(&rules.ties, RawValue::Str)),
+        ("heroic_step", values(&rules.heroic_step, RawValue::Int)),
+        ("keep", values(&rules.keep, RawValue::Int)),
+        ("reaction_keep", values(&rules.reaction_keep, RawValue::Int)),
     ]
 }

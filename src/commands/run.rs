@@ -5,7 +5,7 @@
 //! before the folder is written (as a whole, `report::folder`), so a Ctrl-C
 //! (exit 130) or a failure leaves the previous report as it was.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use super::evaluate::{evaluate_scenario, Settings};
@@ -42,8 +42,26 @@ pub fn run(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         crate::interrupt::finish_writing();
         written?;
         if !settings.quiet {
-            crate::messages::say(format_args!("report written to {}", dir.display()));
+            crate::messages::say(written_to(&dir, &files));
         }
     }
     Ok(())
+}
+
+/// "report written to DIR", and the charts in it (each PNG also as SVG),
+/// said after the results so it does not scroll away above a long table.
+fn written_to(dir: &Path, files: &[(String, Vec<u8>)]) -> String {
+    let mut note = format!("report written to {}", dir.display());
+    let charts: Vec<String> = files
+        .iter()
+        .filter(|(name, _)| name.ends_with(".png"))
+        .map(|(name, _)| dir.join(name).display().to_string())
+        .collect();
+    if !charts.is_empty() {
+        note.push_str("\ncharts (each also as .svg):");
+        for chart in charts {
+            note.push_str(&format!("\n  {chart}"));
+        }
+    }
+    note
 }

@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use super::{number, Report};
+use crate::distribution::at_least;
 
 fn finish(writer: csv::Writer<Vec<u8>>) -> anyhow::Result<Vec<u8>> {
     writer
@@ -119,18 +120,28 @@ pub fn metrics(report: &Report) -> anyhow::Result<Vec<u8>> {
     finish(writer)
 }
 
-/// `distributions.csv`: `case, method, variable, outcome, probability`.
+/// `distributions.csv`: `case, method, variable, outcome, probability,
+/// at_least`; `at_least` is empty for outcomes without an order.
 pub fn distributions(report: &Report) -> anyhow::Result<Vec<u8>> {
     let mut writer = csv::Writer::from_writer(Vec::new());
-    writer.write_record(["case", "method", "variable", "outcome", "probability"])?;
+    writer.write_record([
+        "case",
+        "method",
+        "variable",
+        "outcome",
+        "probability",
+        "at_least",
+    ])?;
     for result in &report.results {
-        for row in &result.evaluation.rows {
+        let at_least = at_least(&result.evaluation.rows);
+        for (row, at_least) in result.evaluation.rows.iter().zip(at_least) {
             writer.write_record([
                 result.case.as_str(),
                 result.method.name(),
                 row.variable.as_str(),
                 row.outcome.as_str(),
                 &number(row.probability),
+                &at_least.map(number).unwrap_or_default(),
             ])?;
         }
     }
@@ -180,13 +191,19 @@ mod tests {
         )));
 
         let dist = String::from_utf8(distributions(&report).unwrap()).unwrap();
-        assert!(dist.starts_with("case,method,variable,outcome,probability\n"));
+        assert!(dist.starts_with("case,method,variable,outcome,probability,at_least\n"));
         let first = &exact.evaluation.rows[0];
         assert!(dist.contains(&format!(
-            "d8 d6 vs 2d6,exact,{},{},{}\n",
+            "d8 d6 vs 2d6,exact,{},{},{},{}\n",
             first.variable,
             first.outcome,
-            number(first.probability)
+            number(first.probability),
+            number(at_least(&exact.evaluation.rows)[0].unwrap())
         )));
+        assert!(dist.contains("d8 d6 vs 2d6,exact,win_effect,fail,"));
+        assert!(dist
+            .lines()
+            .filter(|l| l.contains(",win_effect,"))
+            .all(|l| l.ends_with(',')));
     }
 }

@@ -8,7 +8,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::{CaseResult, Report, ReportKind};
+use super::{CaseResult, Report, ReportKind, TableLayout};
 use crate::cli::{FormatArg, MethodArg};
 use crate::commands::evaluate::{evaluate_case, Settings};
 
@@ -43,6 +43,7 @@ fn run_with(name: &str, text: &str, method: MethodArg, trials: u64) -> Report {
         trials,
         results,
         balances: Vec::new(),
+        table: TableLayout::SideBySide,
     }
 }
 

@@ -7,6 +7,7 @@
 
 pub mod balance;
 pub mod chart;
+pub mod compact;
 pub mod csv;
 pub mod document;
 pub mod folder;
@@ -15,6 +16,7 @@ pub mod index;
 pub mod json;
 pub mod markdown;
 pub mod page;
+pub mod side_by_side;
 pub mod table;
 
 pub use folder::write_folder;
@@ -70,6 +72,19 @@ pub enum ReportKind {
     BalanceOnly,
 }
 
+/// How the aligned table (`--format table`) lays out the cases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableLayout {
+    /// The quick commands: one case as a block of metrics; several cases
+    /// (comma lists) side by side, a row per metric and a column per case,
+    /// with the difference when there are two.
+    SideBySide,
+    /// `run`: a row per case with its system's headline metrics, and for a
+    /// Cortex sweep of pools against oppositions a matrix of p_success; the
+    /// full metric list stays in the files and in CSV and JSON.
+    Compact,
+}
+
 /// Everything a run found, ready for the writers.
 #[derive(Debug, Clone)]
 pub struct Report {
@@ -81,6 +96,8 @@ pub struct Report {
     pub results: Vec<CaseResult>,
     /// `[[balance]]` answers (SPEC 6), exact whatever the method.
     pub balances: Vec<BalanceResult>,
+    /// How `--format table` shows the cases.
+    pub table: TableLayout,
 }
 
 impl Report {
@@ -121,7 +138,7 @@ pub fn render(report: &Report, format: Format) -> anyhow::Result<Vec<u8>> {
     match format {
         Format::Table => {
             if show_cases {
-                bytes.extend(table::render(report).into_bytes());
+                bytes.extend(laid_out(report).into_bytes());
             }
             bytes.extend(gap);
             if show_balances {
@@ -150,6 +167,21 @@ pub fn render(report: &Report, format: Format) -> anyhow::Result<Vec<u8>> {
         }
     }
     Ok(bytes)
+}
+
+/// The aligned table of the cases, in the report's layout: a quick
+/// command's single case as a block, its several cases side by side, a
+/// scenario's cases compactly.
+fn laid_out(report: &Report) -> String {
+    let several_cases = report
+        .results
+        .iter()
+        .any(|r| r.case != report.results[0].case);
+    match report.table {
+        TableLayout::SideBySide if several_cases => side_by_side::render(report),
+        TableLayout::SideBySide => table::render(report),
+        TableLayout::Compact => compact::render(report),
+    }
 }
 
 /// Formats a number in the shortest form that reads back to the same f64.

@@ -1,8 +1,10 @@
-//! The aligned human table printed by default: one block per case and
-//! method, a row per metric with its 95% interval (Monte Carlo) and its
-//! distance from exact in standard errors (`--method both`).
+//! The aligned human table of one quick case: a block per case and method,
+//! a row per metric with its 95% interval (Monte Carlo) and its distance
+//! from exact in standard errors (`--method both`). Also the pieces the
+//! other layouts ([`super::side_by_side`], [`super::compact`]) share:
+//! number formats, the method and rules in a header, column alignment.
 
-use super::{MethodUsed, Report};
+use super::{CaseResult, MethodUsed, Report};
 
 /// A number for people: six decimals, or three significant digits in
 /// scientific form below 1e-4 so a tiny value never reads as zero. Every
@@ -17,22 +19,90 @@ pub fn fixed(x: f64) -> String {
     }
 }
 
-/// Renders the report as text.
+/// How a result was computed, as headers say it.
+pub(super) fn method_label(result: &CaseResult) -> String {
+    match result.method {
+        MethodUsed::Exact => "exact".to_string(),
+        MethodUsed::MonteCarlo => format!(
+            "monte carlo, {} trials, seed {}",
+            result.trials.unwrap_or(0),
+            result.seed.unwrap_or(0)
+        ),
+    }
+}
+
+/// The rules in force that differ from the defaults and are the same in
+/// every one of `results` (a rule that varies names the cases instead).
+pub(super) fn common_rules(results: &[&CaseResult]) -> Vec<String> {
+    let Some(first) = results.first() else {
+        return Vec::new();
+    };
+    first
+        .system
+        .changed_rules(&first.inputs)
+        .into_iter()
+        .filter(|rule| {
+            results[1..]
+                .iter()
+                .all(|r| r.system.changed_rules(&r.inputs).contains(rule))
+        })
+        .collect()
+}
+
+/// A header's bracket: `[cortex, exact; ties=action, heroic_step=4]`.
+pub(super) fn bracket(system: &str, how: &str, rules: &[String]) -> String {
+    if rules.is_empty() {
+        format!("[{system}, {how}]")
+    } else {
+        format!("[{system}, {how}; {}]", rules.join(", "))
+    }
+}
+
+/// Rows of cells aligned in columns two spaces apart, each line indented
+/// by two: the first `left` columns flush left, the others flush right.
+pub(super) fn aligned(rows: &[Vec<String>], left: usize) -> String {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|cell| cell.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for row in rows {
+        let mut line = String::from(" ");
+        for (c, cell) in row.iter().enumerate() {
+            let width = widths[c];
+            if c < left {
+                line.push_str(&format!(" {cell:<width$}"));
+            } else {
+                line.push_str(&format!(" {cell:>width$}"));
+            }
+            line.push(' ');
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// One block per case and method: the header, then a row per metric.
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
     for (i, result) in report.results.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        let how = match result.method {
-            MethodUsed::Exact => "exact".to_string(),
-            MethodUsed::MonteCarlo => format!(
-                "monte carlo, {} trials, seed {}",
-                result.trials.unwrap_or(0),
-                result.seed.unwrap_or(0)
-            ),
-        };
-        out.push_str(&format!("{}  [{}, {how}]\n", result.case, result.system));
+        let how = method_label(result);
+        let rules = result.system.changed_rules(&result.inputs);
+        out.push_str(&format!(
+            "{}  {}\n",
+            result.case,
+            bracket(result.system.name(), &how, &rules)
+        ));
         let with_ci = !result.ci95.is_empty();
         let with_z = result.z_vs_exact.is_some();
         let width = result

@@ -17,7 +17,9 @@ use serde_json::{Map, Value};
 use crate::distribution::Evaluation;
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
-use crate::options::{Entries, KeyStyle, OptionError, Options};
+use crate::options::{
+    allowed, did_you_mean, Entries, KeyStyle, OptionError, Options, RawItem, RawValue,
+};
 
 /// One resolved case of some system, ready to evaluate.
 pub trait SystemCase: Send + Sync + std::fmt::Debug {
@@ -98,12 +100,9 @@ impl System {
             .find(|system| system.name() == name)
             .ok_or_else(|| {
                 format!(
-                    "unknown system \"{name}\"; allowed: {}",
-                    System::ALL
-                        .iter()
-                        .map(|s| format!("\"{s}\""))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    "unknown system \"{name}\"{}; {}",
+                    did_you_mean(name, System::ALL.map(System::name)),
+                    allowed(System::ALL.map(System::name))
                 )
             })
     }
@@ -152,6 +151,82 @@ impl System {
         }
     }
 
+    /// The metrics `run` shows per case in its compact table (at most
+    /// [`HEADLINE_COLUMNS`] of them, the first any case has); every metric
+    /// stays in the report files and in CSV and JSON.
+    pub fn headline_metrics(self) -> &'static [&'static str] {
+        match self {
+            // An unopposed roll has no p_success: its total and hitches lead.
+            System::Cortex => &[
+                "p_success",
+                "p_heroic",
+                "p_hitch",
+                "mean_effect_step",
+                "mean_total",
+            ],
+            System::CortexScene => &[
+                "mean_successes",
+                "mean_plot_points",
+                "p_ended_early",
+                "mean_final_doom_dice",
+            ],
+            System::CortexConflict => &[
+                "p_foe_out",
+                "p_hero_out",
+                "mean_exchanges",
+                "p_hero_stressed",
+            ],
+            System::Storytelling => &["p_success", "p_exceptional", "mean_successes", "p_dramatic"],
+            System::Advantage => &[
+                "p_strong",
+                "p_miss",
+                "strong_per_encounter",
+                "p_encounter_strong",
+            ],
+        }
+    }
+
+    /// The inputs of a case of this system that differ from the system's
+    /// defaults, as `key=value` labels (tables as `gain_on.miss=1`), its
+    /// main keys aside (they name the case). The defaults are found by
+    /// resolving a case from the main keys alone, so no default is restated
+    /// here.
+    pub fn changed_rules(self, inputs: &Map<String, Value>) -> Vec<String> {
+        let main = self.main_keys();
+        let entries: Entries = inputs
+            .iter()
+            .filter(|(k, _)| main.contains(&k.as_str()))
+            .filter_map(|(k, v)| Some((k.clone(), RawItem::new(RawValue::from_json(v)?))))
+            .collect();
+        let Ok(defaults) = self.resolve(self.options(KeyStyle::Toml, entries)) else {
+            return Vec::new();
+        };
+        let defaults: Vec<String> = defaults
+            .inputs()
+            .iter()
+            .flat_map(|(k, v)| input_labels(k, v))
+            .collect();
+        inputs
+            .iter()
+            .filter(|(k, _)| !main.contains(&k.as_str()))
+            .flat_map(|(k, v)| input_labels(k, v))
+            .filter(|label| !defaults.contains(label))
+            .collect()
+    }
+
+    /// Whether the input `key` holds the value the system would give it
+    /// if it were left out (the case resolved again without it); a key
+    /// that cannot be left out is never at a default.
+    pub fn at_default(self, inputs: &Map<String, Value>, key: &str) -> bool {
+        let entries: Entries = inputs
+            .iter()
+            .filter(|(k, _)| k.as_str() != key)
+            .filter_map(|(k, v)| Some((k.clone(), RawItem::new(RawValue::from_json(v)?))))
+            .collect();
+        self.resolve(self.options(KeyStyle::Toml, entries))
+            .is_ok_and(|case| case.inputs().get(key) == inputs.get(key))
+    }
+
     /// Resolves a case of this system from its options.
     pub fn resolve(self, options: Options) -> Result<Box<dyn SystemCase>, OptionError> {
         Ok(match self {
@@ -195,6 +270,24 @@ const _: () = match System::Cortex {
     | System::Storytelling
     | System::Advantage => {}
 };
+
+/// At most this many headline metrics are shown per case, so a compact row
+/// fits an 80-column terminal.
+pub const HEADLINE_COLUMNS: usize = 4;
+
+/// An input as `key=value` labels, as people write it: strings unquoted,
+/// numbers in their shortest form, a table one label per entry
+/// (`gain_on.miss=1`).
+pub fn input_labels(key: &str, value: &Value) -> Vec<String> {
+    match value {
+        Value::Object(map) => map
+            .iter()
+            .flat_map(|(k, v)| input_labels(&format!("{key}.{k}"), v))
+            .collect(),
+        Value::String(s) => vec![format!("{key}={s}")],
+        other => vec![format!("{key}={other}")],
+    }
+}
 
 /// The names of the systems that accept `key`, for "it belongs to ..." hints.
 pub fn systems_with_key(key: &str) -> Vec<&'static str> {

@@ -28,7 +28,7 @@ use serde_json::{json, Map, Value};
 use crate::distribution::{DistRow, Evaluation, Hist, Metric, Spread};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
-use crate::options::{KeyStyle, OptionError, Options, RawValue};
+use crate::options::{allowed, did_you_mean, KeyStyle, OptionError, Options, RawValue};
 
 use super::SystemCase;
 pub use rules::RollOutcome;
@@ -305,8 +305,10 @@ impl AdvantageCase {
                     return Err(options.error_at(
                         item,
                         format!(
-                            "unknown tier `{tier}` in {}; allowed: miss, weak, strong",
-                            options.key_name("gain_on")
+                            "unknown tier `{tier}` in {}{}; {}",
+                            options.key_name("gain_on"),
+                            did_you_mean(tier, Tier::ALL.map(Tier::name)),
+                            allowed(Tier::ALL.map(Tier::name))
                         ),
                     ));
                 };

@@ -332,7 +332,7 @@ fn stress_limit(options: &mut Options, key: &'static str) -> Result<Die, OptionE
         options.error_at(
             &item,
             format!(
-                "{} is \"{text}\"; allowed: \"d6\" (novice), \"d8\" (expert), \"d10\" (master), \"d12\" (hero or major character, the default)",
+                "{} is \"{text}\"; allowed: `d6` (novice), `d8` (expert), `d10` (master), `d12` (hero or major character, the default)",
                 options.key_name(key)
             ),
         )

@@ -298,7 +298,7 @@ fn bad_options_say_what_is_allowed() {
     assert!(mixed.contains("all of one size"), "{mixed}");
     let d4 = err(vec![hero(), foe(), ("foe_stress_limit", text("d4"))]);
     assert!(
-        d4.contains("\"d4\"") && d4.contains("\"d6\" (novice)"),
+        d4.contains("\"d4\"") && d4.contains("`d6` (novice)"),
         "{d4}"
     );
     let with_mob = err(vec![

@@ -166,6 +166,9 @@ pub struct CortexArgs {
     /// How the total dice are chosen: max-total (default), or max-effect with --difficulty.
     #[arg(long)]
     pub policy: Option<String>,
+    /// Plot points (0..10) spent after the roll, as few as needed, to beat --difficulty.
+    #[arg(long, allow_negative_numbers = true)]
+    pub plot_points: Option<i64>,
     #[command(flatten)]
     pub common: CommonArgs,
 }

@@ -27,6 +27,7 @@ pub fn cortex(args: &CortexArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
             args.effect_step_down.map(RawValue::Bool),
         ),
         ("policy", args.policy.clone().map(RawValue::Str)),
+        ("plot_points", args.plot_points.map(RawValue::Int)),
     ];
     flags.extend(roll_rule_flags(&args.rules));
     quick(quick_case(System::Cortex, flags)?, settings, cancel)

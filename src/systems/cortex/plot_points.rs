@@ -256,18 +256,18 @@ mod tests {
         // d6 showing 3 is left free.
         let (r, spent) = roll(&dice, &[7, 5, 4, 3], 2, 3).spend(2, &rules, 15);
         assert_eq!((r.total, r.effect_step, spent), (16, 1, 1));
-        // Against 20 even all three points (19) fail: none spent, the
-        // total is the plain 12 and the effect the d6 left out (the larger
-        // d6 of two equal dice stays free; both are d6).
+        // Against 20 even every live die (19) fails: none spent, the total
+        // is the plain 12 and the effect a d6 left out.
         let (r, spent) = roll(&dice, &[7, 5, 4, 3], 2, 3).spend(2, &rules, 20);
         assert_eq!((r.total, r.effect_step, spent), (12, 1, 0));
-        // Against 19 with ties to the action, three points reach 19.
+        // Against 19 with ties to the action, two points reach 19 with
+        // every die; the third is never spent and no die is left: d4.
         let action = Rules {
             ties: Ties::Action,
             ..Rules::default()
         };
         let (r, spent) = roll(&dice, &[7, 5, 4, 3], 2, 3).spend(2, &action, 19);
-        assert_eq!((r.total, r.effect_step, spent), (19, 0, 3));
+        assert_eq!((r.total, r.effect_step, spent), (19, 0, 2));
     }
 
     #[test]

@@ -4,13 +4,12 @@
 
 use std::sync::atomic::AtomicBool;
 
-use clap::Parser;
 use oddsmith::interrupt;
 
 static CANCEL: AtomicBool = AtomicBool::new(false);
 
 fn main() {
-    let cli = oddsmith::cli::Cli::parse();
+    let cli = oddsmith::cli::Cli::parse_args();
     // Ctrl-C asks the run to stop at its next Monte Carlo block or case; the
     // run then ends with 130 before any report file is written (a watchdog
     // makes sure of it within a second: see `oddsmith::interrupt`).

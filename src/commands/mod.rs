@@ -26,7 +26,7 @@ pub fn run(cli: Cli, cancel: &AtomicBool) -> anyhow::Result<()> {
         Command::Run(args) => run::run(&args, cancel),
         Command::Cortex(args) => quick::cortex(&args, cancel),
         Command::Scene(args) => quick::scene(&args, cancel),
-        Command::Balance(args) => balance::run(&args),
+        Command::Balance(args) => balance::run(&args, cancel),
         Command::Advantage(args) => quick::advantage(&args, cancel),
         Command::Storytelling(args) => quick::storytelling(&args, cancel),
         Command::Report(args) => report::run(&args, cancel),

@@ -90,6 +90,9 @@ fn add_column(columns: &mut Vec<String>, name: &str) {
     }
 }
 
+/// The columns `balance.csv` names after the balance itself.
+const BALANCE_COLUMNS: &[&str] = &["metric", "target", "label", "value", "best"];
+
 /// `balance.csv`: a row per question and rung, the chosen rung marked. The
 /// fixed keys' columns (every question's, in first-seen order), `metric`,
 /// `target`, the ladder keys' columns, `label`, `value`, `best`; a general
@@ -115,7 +118,18 @@ pub fn to_csv(results: &[BalanceResult]) -> anyhow::Result<Vec<u8>> {
         keys.push("vs".into());
         fixed.push("pool".into());
     }
-    let mut header: Vec<String> = fixed.clone();
+    // A fixed key named like a balance column (Storytelling's `target`)
+    // is headed as in the TOML `case` table: `case.target`.
+    let mut header: Vec<String> = fixed
+        .iter()
+        .map(|c| {
+            if BALANCE_COLUMNS.contains(&c.as_str()) {
+                format!("case.{c}")
+            } else {
+                c.clone()
+            }
+        })
+        .collect();
     header.extend(["metric".into(), "target".into()]);
     header.extend(keys.iter().cloned());
     header.extend(["label".into(), "value".into(), "best".into()]);

@@ -259,7 +259,7 @@ fn with_system_key_flags(mut command: clap::Command) -> clap::Command {
                     .long(long)
                     .num_args(0..=1)
                     .default_missing_value("true")
-                    .allow_hyphen_values(true)
+                    .allow_negative_numbers(true)
                     .action(clap::ArgAction::Set)
                     .help_heading("Keys of the system (with --system)")
                     .hide_short_help(true),

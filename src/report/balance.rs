@@ -250,7 +250,7 @@ pub fn to_table(results: &[BalanceResult]) -> String {
             let mark = if r.best == Some(i) { ">" } else { " " };
             let value = rung.metric.map_or_else(
                 || format!("{:>value_width$}", "null"),
-                |v| format!("{v:>value_width$.6}"),
+                |v| format!("{:>value_width$.6}", v + 0.0),
             );
             let _ = writeln!(
                 out,

@@ -27,6 +27,8 @@ pub enum Command {
     Cortex(CortexArgs),
     /// A doom-pool scene: several actions against a doom pool that grows on hitches.
     Scene(SceneArgs),
+    /// A conflict: hero and foe (or mob) trade stress, exchange by exchange, until one is out.
+    Conflict(ConflictArgs),
     /// Which rung of a doom-pool ladder gives each hero pool the target chance.
     Balance(BalanceArgs),
     /// 2d6 + stat encounters with an advantage die: a counter that may replace the lower die.
@@ -61,6 +63,8 @@ pub enum FormatArg {
     Csv,
     /// One JSON object.
     Json,
+    /// GitHub-flavoured Markdown tables, ready to post.
+    Markdown,
 }
 
 /// Flags every evaluating command takes.
@@ -86,7 +90,7 @@ pub struct CommonArgs {
     pub quiet: bool,
 }
 
-/// The Cortex roll rules shared by `cortex`, `scene` and `balance`.
+/// The Cortex roll rules shared by `cortex`, `scene`, `conflict` and `balance`.
 #[derive(Debug, Clone, Args, Default)]
 pub struct RollRuleArgs {
     /// Who wins equal totals: reaction (default, the rules text's rule) or action.
@@ -188,6 +192,37 @@ pub struct SceneArgs {
     pub end_at_2d12: Option<bool>,
     #[command(flatten)]
     pub rules: RollRuleArgs,
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ConflictArgs {
+    /// The hero's pool, e.g. "d10 2d8 d6".
+    pub hero: String,
+    /// The foe's own dice, e.g. "d10 d8" (may be left out with --mob).
+    #[arg(long)]
+    pub foe: Option<String>,
+    /// The foe is a mob with these team dice, all of one size, e.g. "3d8".
+    #[arg(long)]
+    pub mob: Option<String>,
+    /// Exchanges at most (1..100) [default: 5].
+    #[arg(long, allow_negative_numbers = true)]
+    pub exchanges: Option<i64>,
+    /// The foe acts after the hero in each exchange; =false for a foe who only resists [default: true].
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    pub foe_acts: Option<bool>,
+    /// The hero is out past this stress: d6, d8, d10 or d12 [default: d12].
+    #[arg(long)]
+    pub hero_stress_limit: Option<String>,
+    /// The foe is out past this stress: d6 novice, d8 expert, d10 master, d12 [default: d12]; not with --mob.
+    #[arg(long)]
+    pub foe_stress_limit: Option<String>,
+    #[command(flatten)]
+    pub rules: RollRuleArgs,
+    /// Step the effect die down when the reaction's effect die is larger.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    pub effect_step_down: Option<bool>,
     #[command(flatten)]
     pub common: CommonArgs,
 }

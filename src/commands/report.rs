@@ -15,7 +15,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::Context;
 
 use super::evaluate::{evaluate_scenario, Settings};
-use crate::cli::{CommonArgs, MethodArg, ReportArgs};
+use super::reproduce::{run_command, setting_flags};
+use crate::cli::{CommonArgs, ReportArgs};
 use crate::engine::monte_carlo::Interrupted;
 use crate::errors::input_error;
 use crate::report::index::{self, IndexEntry};
@@ -52,25 +53,13 @@ fn command_line(args: &ReportArgs) -> String {
         args.scenarios.display().to_string(),
         format!("--out {}", args.out.display()),
     ];
-    if let Some(t) = args.trials {
-        parts.push(format!("--trials {t}"));
-    }
-    if let Some(s) = args.seed {
-        parts.push(format!("--seed {s}"));
-    }
-    if args.method != MethodArg::Auto {
-        let method = match args.method {
-            MethodArg::Auto => "auto",
-            MethodArg::Exact => "exact",
-            MethodArg::Mc => "mc",
-            MethodArg::Both => "both",
-        };
-        parts.push(format!("--method {method}"));
-    }
-    if args.no_charts {
-        parts.push("--no-charts".into());
-    }
+    parts.extend(flags(args));
     parts.join(" ")
+}
+
+/// The flags given that change what the reports hold.
+fn flags(args: &ReportArgs) -> Vec<String> {
+    setting_flags(args.trials, args.seed, args.method, args.no_charts)
 }
 
 /// Runs the `report` command.
@@ -117,8 +106,11 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     // Everything is rendered before anything is written.
     let charts = !args.no_charts;
     let mut folders = Vec::new();
-    for (_, report) in &reports {
-        folders.push(report::folder_files(report, charts)?);
+    for (file, report) in &reports {
+        // Each page says how to make its folder alone: `run` on its scenario.
+        let folder = args.out.join(&report.name);
+        let command = run_command(file, Some(&folder), flags(args));
+        folders.push(report::folder_files(report, charts, &command)?);
     }
     let entries: Vec<IndexEntry<'_>> = reports
         .iter()

@@ -10,6 +10,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::evaluate::{evaluate_scenario, Settings};
 use super::output::print_report;
+use super::reproduce::{run_command, setting_flags};
 use crate::cli::RunArgs;
 use crate::report;
 use crate::scenario;
@@ -24,7 +25,14 @@ pub fn run(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
             .out
             .clone()
             .unwrap_or_else(|| PathBuf::from("reports").join(&scenario.name));
-        let files = report::folder_files(&report, !args.no_charts)?;
+        let flags = setting_flags(
+            args.common.trials,
+            args.common.seed,
+            args.common.method,
+            args.no_charts,
+        );
+        let command = run_command(&args.scenario, args.out.as_deref(), flags);
+        let files = report::folder_files(&report, !args.no_charts, &command)?;
         crate::interrupt::start_writing(cancel)?;
         let written = report::write_folder(&dir, &files, !args.no_charts);
         crate::interrupt::finish_writing();

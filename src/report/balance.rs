@@ -164,7 +164,7 @@ pub fn to_csv(results: &[BalanceResult]) -> anyhow::Result<Vec<u8>> {
 
 /// What a question is about, as the table's heading names it: the hero
 /// pool (SPEC 6), or the system and its fixed keys.
-fn heading(r: &BalanceResult) -> String {
+pub fn heading(r: &BalanceResult) -> String {
     if r.form == Form::Pools {
         return r.inputs.get("pool").map(text).unwrap_or_default();
     }

@@ -8,8 +8,12 @@
 pub mod balance;
 pub mod chart;
 pub mod csv;
+pub mod document;
+pub mod html;
 pub mod index;
 pub mod json;
+pub mod markdown;
+pub mod page;
 pub mod table;
 
 use std::path::{Path, PathBuf};
@@ -92,6 +96,9 @@ pub enum Format {
     Csv,
     /// One JSON object.
     Json,
+    /// GitHub-flavoured Markdown: a line and a pipe table per case, then
+    /// the balances (winning rung in bold).
+    Markdown,
 }
 
 /// The report as stdout shows it. Cases and balances each have their
@@ -128,6 +135,16 @@ pub fn render(report: &Report, format: Format) -> anyhow::Result<Vec<u8>> {
             }
         }
         Format::Json => bytes = json::to_bytes(&json::report_json(report, false)),
+        Format::Markdown => {
+            let mut doc = Vec::new();
+            if show_cases {
+                doc.extend(page::results(report));
+            }
+            if show_balances {
+                doc.extend(page::balances(&report.balances));
+            }
+            bytes = markdown::render(&doc).into_bytes();
+        }
     }
     Ok(bytes)
 }
@@ -168,8 +185,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 
 /// The files of a report folder, rendered in memory first so that a failure
 /// in any writer leaves the folder untouched; the charts (PNG and SVG) too
-/// unless `charts` is false (`--no-charts`).
-pub fn folder_files(report: &Report, charts: bool) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
+/// unless `charts` is false (`--no-charts`); last the publishing pages
+/// (`report.md`, `report.html`), which link the tables, show the charts and
+/// give `command` as the way to make the folder again.
+pub fn folder_files(
+    report: &Report,
+    charts: bool,
+    command: &str,
+) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
     let mut files = vec![
         ("summary.csv".into(), csv::summary(report)?),
         ("metrics.csv".into(), csv::metrics(report)?),
@@ -185,6 +208,8 @@ pub fn folder_files(report: &Report, charts: bool) -> anyhow::Result<Vec<(String
     if report.shows_balances() {
         files.push(("balance.csv".into(), balance::to_csv(&report.balances)?));
     }
+    let pages = page::folder_pages(report, command, &files);
+    files.extend(pages);
     Ok(files)
 }
 

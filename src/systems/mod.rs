@@ -70,6 +70,8 @@ pub enum System {
     Cortex,
     /// A doom-pool scene of several Cortex actions (SPEC 5).
     CortexScene,
+    /// A hero and a foe trading stress, exchange by exchange (SPEC 9).
+    CortexConflict,
     /// One Storytelling d10 pool (SPEC 3).
     Storytelling,
     /// 2d6 + stat encounters with an advantage die (SPEC 4).
@@ -78,9 +80,10 @@ pub enum System {
 
 impl System {
     /// Every system, in the order "allowed:" messages list them.
-    pub const ALL: [System; 4] = [
+    pub const ALL: [System; 5] = [
         System::Cortex,
         System::CortexScene,
+        System::CortexConflict,
         System::Storytelling,
         System::Advantage,
     ];
@@ -91,6 +94,7 @@ impl System {
         match self {
             System::Cortex => "cortex",
             System::CortexScene => "cortex-scene",
+            System::CortexConflict => "cortex-conflict",
             System::Storytelling => "storytelling",
             System::Advantage => "advantage",
         }
@@ -118,17 +122,19 @@ impl System {
         match self {
             System::Cortex => cortex::KEYS,
             System::CortexScene => scene::KEYS,
+            System::CortexConflict => cortex::conflict::KEYS,
             System::Storytelling => storytelling::KEYS,
             System::Advantage => advantage::KEYS,
         }
     }
 
     /// The defaults tables a case of this system reads, lowest precedence
-    /// first: a scene reads `[cortex]` for its roll rules (SPEC 7).
+    /// first: a scene and a conflict read `[cortex]` for their roll rules (SPEC 7).
     pub fn defaults_tables(self) -> &'static [System] {
         match self {
             System::Cortex => &[System::Cortex],
             System::CortexScene => &[System::Cortex, System::CortexScene],
+            System::CortexConflict => &[System::Cortex, System::CortexConflict],
             System::Storytelling => &[System::Storytelling],
             System::Advantage => &[System::Advantage],
         }
@@ -140,6 +146,7 @@ impl System {
         match self {
             System::Cortex => &["pool", "vs", "difficulty"],
             System::CortexScene => &["pool", "doom", "actions"],
+            System::CortexConflict => &["hero", "foe", "mob"],
             System::Storytelling => &["dice", "modifier"],
             System::Advantage => &["die", "stat", "rolls", "policy", "threshold"],
         }
@@ -150,6 +157,9 @@ impl System {
         Ok(match self {
             System::Cortex => Box::new(cortex::CortexCase::from_options(options)?),
             System::CortexScene => Box::new(scene::SceneCase::from_options(options)?),
+            System::CortexConflict => {
+                Box::new(cortex::conflict::ConflictCase::from_options(options)?)
+            }
             System::Storytelling => {
                 Box::new(storytelling::StorytellingCase::from_options(options)?)
             }
@@ -179,7 +189,11 @@ impl serde::Serialize for System {
 /// A compile-time guard: a new variant fails to compile here until it is
 /// matched, which is the reminder to list it in [`System::ALL`] too.
 const _: () = match System::Cortex {
-    System::Cortex | System::CortexScene | System::Storytelling | System::Advantage => {}
+    System::Cortex
+    | System::CortexScene
+    | System::CortexConflict
+    | System::Storytelling
+    | System::Advantage => {}
 };
 
 /// The names of the systems that accept `key`, for "it belongs to ..." hints.

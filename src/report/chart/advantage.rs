@@ -20,6 +20,14 @@ use crate::report::CaseResult;
 use crate::systems::advantage::AdvantageCase;
 use crate::systems::System;
 
+/// The metrics these charts read (see `super::shows_metric`).
+pub const METRICS_DRAWN: &[&str] = &[
+    "p_miss",
+    "p_weak",
+    "p_strong",
+    "miss_to_strong_per_encounter",
+];
+
 pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
     let usable: Vec<&CaseResult> = results
         .iter()
@@ -235,6 +243,7 @@ fn miss_to_strong(results: &[&CaseResult]) -> Option<Chart> {
                 .map(|f| (*f as f64, format!("d{f}")))
                 .collect(),
             axis: Axis::number("Misses turned strong, per encounter", 2),
+            step: false,
         }),
     );
     chart.legend = line_legend(&series);

@@ -100,6 +100,7 @@ fn chart(table: usize, answers: &[&BalanceResult]) -> Chart {
             Panel {
                 caption: (!fixed.is_empty()).then(|| fixed.join(", ")),
                 plot: Plot::Lines(Lines {
+                    step: false,
                     series: series(answer),
                     x_label: format!("{} (the ladder, in order)", answer.key),
                     x_ticks: ticks,

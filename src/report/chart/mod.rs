@@ -18,6 +18,7 @@ pub mod render;
 
 mod advantage;
 mod balance;
+mod conflict;
 mod cortex;
 mod plot_points;
 mod scene;
@@ -49,6 +50,7 @@ pub fn charts(report: &Report) -> Vec<Chart> {
                 charts
             }
             System::CortexScene => scene::charts(&results),
+            System::CortexConflict => conflict::charts(&results),
             System::Storytelling => storytelling::charts(&results),
             System::Advantage => advantage::charts(&results),
         });
@@ -74,6 +76,27 @@ pub fn is_chart_file(name: &str) -> bool {
     System::ALL
         .iter()
         .any(|system| stem.starts_with(&format!("{}-", system.name())))
+}
+
+/// Where `metric` comes among the metrics a system's charts draw (its
+/// builder's list, the headline first), or `None` when they do not draw
+/// it; the publishing pages' results tables show these, in this order.
+/// A listed name ending in `_` stands for every metric it begins.
+pub fn drawn_rank(system: System, metric: &str) -> Option<usize> {
+    let drawn: &[&str] = match system {
+        System::Cortex => cortex::METRICS_DRAWN,
+        System::CortexScene => scene::METRICS_DRAWN,
+        System::Storytelling => storytelling::METRICS_DRAWN,
+        System::Advantage => advantage::METRICS_DRAWN,
+        System::CortexConflict => conflict::METRICS_DRAWN,
+    };
+    drawn.iter().position(|d| {
+        if d.ends_with('_') {
+            metric.starts_with(d)
+        } else {
+            metric == *d
+        }
+    })
 }
 
 /// The chart files of a report: `<stem>.png` and `<stem>.svg` per chart.

@@ -90,6 +90,7 @@ pub fn chart(results: &[&CaseResult]) -> Option<Chart> {
         .map(|caption| Panel {
             caption: (!caption.is_empty()).then(|| caption.clone()),
             plot: Plot::Lines(Lines {
+                step: false,
                 series: series_of(caption),
                 x_label: "Difficulty (the total to beat)".into(),
                 x_ticks: difficulties

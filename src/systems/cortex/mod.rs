@@ -14,12 +14,14 @@
 //! - [`exact`]: the dynamic programmes, the hitch distribution and the
 //!   brute-force cross-check;
 //! - [`sample`]: the Monte Carlo trial;
-//! - [`scene`] and [`doom_chain`]: doom-pool scenes and their exact chain.
+//! - [`scene`] and [`doom_chain`]: doom-pool scenes and their exact chain;
+//! - [`conflict`]: conflicts, stress exchanged until one side is out.
 //!
 //! Every method fills one [`CortexHists`] through [`CortexCase::record`],
 //! read by one `metrics()` and one `rows()`, so the methods can be held
 //! against each other.
 
+pub mod conflict;
 pub mod doom_chain;
 pub mod exact;
 pub mod max_effect;

@@ -411,3 +411,35 @@ fn bad_general_balances_say_what_is_allowed() {
         &["unknown key `pools` in a [[balance]] table"],
     );
 }
+
+#[test]
+fn conflicts_by_foe() {
+    let ladder = ["d8 2d6", "d10 d8 d6", "d10 2d8 d6"];
+    same_rung_as_one_by_one(
+        &[
+            "balance",
+            "--system",
+            "cortex-conflict",
+            "--key",
+            "foe",
+            "--ladder",
+            "d8 2d6,d10 d8 d6,d10 2d8 d6",
+            "--metric",
+            "mean_exchanges_to_foe_out",
+            "--target",
+            "4.5",
+            "--hero",
+            "d10 2d8 d6",
+            "--exchanges",
+            "8",
+        ],
+        &ladder,
+        "mean_exchanges_to_foe_out",
+        4.5,
+        |foe| {
+            ["conflict", "d10 2d8 d6", "--foe", foe, "--exchanges", "8"]
+                .map(String::from)
+                .to_vec()
+        },
+    );
+}

@@ -208,8 +208,6 @@ fn by_action(results: &[&CaseResult]) -> Option<Chart> {
     Some(chart)
 }
 
-/// Panels per row for `n` panels.
-
 fn final_doom(results: &[&CaseResult]) -> Option<Chart> {
     let cases: Vec<&CaseResult> = results
         .iter()

@@ -355,6 +355,12 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
             }
         }
         let count = combination_count(&rest);
+        if count > MAX_CASES {
+            return Err(reader.error(
+                at,
+                format!("this sweep expands to {count} cases; at most {MAX_CASES} are allowed: sweep fewer values"),
+            ));
+        }
         for index in 0..count {
             let chosen = combination(&rest, index);
             let label_parts: Vec<String> = chosen

@@ -355,10 +355,10 @@ pub struct AdvantageArgs {
     /// Rolls per encounter; the counter starts at 1 each encounter [default: 4].
     #[arg(long, allow_negative_numbers = true)]
     pub rolls: Option<i64>,
-    /// When the counter replaces the lower die: greedy (default), threshold, last or never.
+    /// When the counter replaces the lower die: greedy (default), threshold, last, threshold-or-last or never.
     #[arg(long)]
     pub policy: Option<String>,
-    /// With --policy threshold: the least counter value worth spending (1..die size).
+    /// With --policy threshold or threshold-or-last: the least counter value worth spending (1..die size).
     #[arg(long, allow_negative_numbers = true)]
     pub threshold: Option<i64>,
     /// Counter gains per tier of a roll, e.g. miss=1,weak=0,strong=0 [default: 0 each].
@@ -379,6 +379,15 @@ pub struct AdvantageArgs {
     /// What a used counter becomes: reset (to 1, default) or swap (the replaced die's value).
     #[arg(long)]
     pub on_use: Option<String>,
+    /// Advantage dice the player holds: 1 or 2 [default: 1].
+    #[arg(long, allow_negative_numbers = true)]
+    pub counters: Option<i64>,
+    /// Players rolling in turn, one counter each: 1 to 4; --rolls is the whole party's [default: 1].
+    #[arg(long, allow_negative_numbers = true)]
+    pub party: Option<i64>,
+    /// In a party: players may spend their counter on another player's roll.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    pub share: Option<bool>,
     #[command(flatten)]
     pub common: CommonArgs,
 }

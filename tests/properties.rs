@@ -164,6 +164,10 @@ mod cortex {
         )
             .prop_map(|(pool, opposition, keep, rkeep, ties, heroic, down)| {
                 let mut opts: Opts = vec![("pool", RawValue::Str(pool))];
+                // The reacting pool's rules are refused without one.
+                let reacting = matches!(opposition, Some(("vs", _)));
+                let rkeep = rkeep.filter(|_| reacting);
+                let down = down.filter(|_| reacting);
                 opts.extend(opposition);
                 opts.extend(keep.map(|k| ("keep", RawValue::Int(k))));
                 opts.extend(rkeep.map(|k| ("reaction_keep", RawValue::Int(k))));

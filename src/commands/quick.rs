@@ -101,6 +101,9 @@ pub fn advantage(args: &AdvantageArgs, cancel: &AtomicBool) -> anyhow::Result<()
         ("miss_max", args.miss_max.map(RawValue::Int)),
         ("strong_min", args.strong_min.map(RawValue::Int)),
         ("on_use", args.on_use.clone().map(RawValue::Str)),
+        ("counters", args.counters.map(RawValue::Int)),
+        ("party", args.party.map(RawValue::Int)),
+        ("share", args.share.map(RawValue::Bool)),
     ];
     quick(quick_case(System::Advantage, flags)?, settings, cancel)
 }

@@ -31,11 +31,30 @@ pub fn scenario_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
             dir.display()
         ))
     })?;
-    let mut files: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "toml"))
-        .collect();
+    let mut files: Vec<PathBuf> = Vec::new();
+    for path in entries.flatten().map(|e| e.path()) {
+        if path.extension().is_none_or(|x| x != "toml") {
+            continue;
+        }
+        // A `*.toml` that cannot be read as a scenario is said, not
+        // skipped in silence: a dangling symlink, a folder, a device.
+        match std::fs::metadata(&path) {
+            Ok(meta) if meta.is_file() => files.push(path),
+            Ok(meta) => crate::messages::say(format_args!(
+                "note: skipping {}: it is {}, not a scenario file",
+                path.display(),
+                if meta.is_dir() {
+                    "a folder"
+                } else {
+                    "not a regular file"
+                }
+            )),
+            Err(e) => crate::messages::say(format_args!(
+                "note: skipping {}: {e} (a symlink to nothing?)",
+                path.display()
+            )),
+        }
+    }
     files.sort();
     if files.is_empty() {
         return Err(input_error(format!(
@@ -92,11 +111,11 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     for (file, scenario) in &scenarios {
         let settings = Settings::resolve(&common, scenario.trials, scenario.seed)?;
         if !args.quiet {
-            eprintln!(
+            crate::messages::say(format_args!(
                 "running {} ({} cases)",
                 file.display(),
                 scenario.cases.len()
-            );
+            ));
         }
         let report = evaluate_scenario(scenario, &settings, cancel)
             .with_context(|| format!("scenario {}", file.display()))?;
@@ -142,11 +161,11 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     crate::interrupt::finish_writing();
     written?;
     if !args.quiet {
-        eprintln!(
+        crate::messages::say(format_args!(
             "wrote {} report folders, index.md and index.html to {}",
             reports.len(),
             args.out.display()
-        );
+        ));
     }
     Ok(())
 }

@@ -1,9 +1,9 @@
 //! `oddsmith run SCENARIO.toml` (SPEC 8): evaluate one scenario, write its
 //! report folder (unless `--no-report`) and print the report.
 //!
-//! Everything is evaluated and rendered in memory before the folder is
-//! written, so a Ctrl-C (exit 130) or a failure leaves the previous report
-//! as it was.
+//! Everything is evaluated and rendered in memory, and the results printed,
+//! before the folder is written (as a whole, `report::folder`), so a Ctrl-C
+//! (exit 130) or a failure leaves the previous report as it was.
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -20,6 +20,10 @@ pub fn run(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     let scenario = scenario::load(&args.scenario)?;
     let settings = Settings::resolve(&args.common, scenario.trials, scenario.seed)?;
     let report = evaluate_scenario(&scenario, &settings, cancel)?;
+    // The results reach stdout first: a report folder that cannot be
+    // written (a full disk, a folder in the way) costs the files, never the
+    // results of a long run.
+    print_report(&report, settings.format)?;
     if !args.no_report {
         let dir = args
             .out
@@ -38,8 +42,8 @@ pub fn run(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         crate::interrupt::finish_writing();
         written?;
         if !settings.quiet {
-            eprintln!("report written to {}", dir.display());
+            crate::messages::say(format_args!("report written to {}", dir.display()));
         }
     }
-    print_report(&report, settings.format)
+    Ok(())
 }

@@ -9,6 +9,7 @@ use serde_json::{json, Map, Value};
 
 use super::chart::{input_text as text, pairs};
 use super::number;
+use super::table::fixed;
 use crate::balance::{BalanceResult, Form, RungValue};
 use crate::systems::System;
 
@@ -194,12 +195,12 @@ pub fn to_table(results: &[BalanceResult]) -> String {
                 let label = rung.label.map_or(String::new(), |l| format!(" ({l})"));
                 let _ = writeln!(
                     out,
-                    "{}: {} closest to {} is {}{label}: {:.6}",
+                    "{}: {} closest to {} is {}{label}: {}",
                     heading(r),
                     r.metric,
                     r.target,
                     rung_text(rung),
-                    rung.metric.unwrap_or(f64::NAN)
+                    rung.metric.map_or_else(|| "null".to_string(), fixed)
                 );
             }
             None => {
@@ -250,7 +251,7 @@ pub fn to_table(results: &[BalanceResult]) -> String {
             let mark = if r.best == Some(i) { ">" } else { " " };
             let value = rung.metric.map_or_else(
                 || format!("{:>value_width$}", "null"),
-                |v| format!("{:>value_width$.6}", v + 0.0),
+                |v| format!("{:>value_width$}", fixed(v)),
             );
             let _ = writeln!(
                 out,

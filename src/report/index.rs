@@ -76,10 +76,14 @@ pub fn rule_lines(report: &Report) -> Vec<String> {
         let mut fixed = Vec::new();
         let mut swept = Vec::new();
         for key in keys {
+            // Distinct values in first-seen order, found through a set of
+            // their JSON text: a list search made a 100,000-value sweep's
+            // index take minutes.
             let mut values: Vec<&Json> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
             for r in &results {
                 if let Some(v) = r.inputs.get(key) {
-                    if !values.contains(&v) {
+                    if seen.insert(v.to_string()) {
                         values.push(v);
                     }
                 }

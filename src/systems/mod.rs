@@ -26,6 +26,12 @@ pub trait SystemCase: Send + Sync + std::fmt::Debug {
     /// Every resolved option, defaults included, in a stable order; options
     /// that do not apply are left out (SPEC 8, `inputs`).
     fn inputs(&self) -> Map<String, Value>;
+    /// The inputs a generated case name may show: all of them, unless a
+    /// system leaves out main keys at their defaults (SPEC 12: an advantage
+    /// case names `counters` and `party` only when they differ from 1).
+    fn naming_inputs(&self) -> Map<String, Value> {
+        self.inputs()
+    }
     /// The exact distribution, or why it cannot be had within `budget`.
     fn exact(&self, budget: &mut Budget) -> Result<Evaluation, ExactError>;
     /// A Monte Carlo estimate.
@@ -148,7 +154,16 @@ impl System {
             System::CortexScene => &["pool", "doom", "actions"],
             System::CortexConflict => &["hero", "foe", "mob"],
             System::Storytelling => &["dice", "modifier"],
-            System::Advantage => &["die", "stat", "rolls", "policy", "threshold"],
+            System::Advantage => &[
+                "die",
+                "stat",
+                "rolls",
+                "policy",
+                "threshold",
+                "counters",
+                "party",
+                "share",
+            ],
         }
     }
 

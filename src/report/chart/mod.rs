@@ -42,8 +42,10 @@ pub fn charts(report: &Report) -> Vec<Chart> {
     }
     let mut out = Vec::new();
     for system in systems {
-        let results = chosen(report, system);
-        out.extend(match system {
+        let mut results = chosen(report, system);
+        let all = results.len();
+        results.truncate(MAX_CHARTED_CASES);
+        let mut drawn = match system {
             System::Cortex => {
                 let mut charts = cortex::charts(&results);
                 charts.extend(plot_points::chart(&results));
@@ -53,11 +55,28 @@ pub fn charts(report: &Report) -> Vec<Chart> {
             System::CortexConflict => conflict::charts(&results),
             System::Storytelling => storytelling::charts(&results),
             System::Advantage => advantage::charts(&results),
-        });
+        };
+        if all > MAX_CHARTED_CASES {
+            for chart in &mut drawn {
+                chart.notes.push(format!(
+                    "Only the first {MAX_CHARTED_CASES} of {} cases are drawn; the tables hold every case.",
+                    thousands(all as u64)
+                ));
+            }
+        }
+        out.extend(drawn);
     }
     out.extend(balance::charts(&report.balances));
     out
 }
+
+/// The most cases of one system a report draws. Every chart grows with its
+/// cases (a row, a bar or a panel each): a 210 x 210 sweep asked for a
+/// 28,830 x 13,320 pixel heatmap and crashed plotters at 2.3 GB, and 5,000
+/// scenes a 820,123 pixel tall image. The first cases are drawn, with a
+/// note; past this many a chart is no longer readable anyway. (The bundled
+/// scenarios stay below it.)
+pub const MAX_CHARTED_CASES: usize = 200;
 
 /// A chart's file stem: the system's name, then what the chart shows.
 pub fn stem(system: System, what: &str) -> String {
@@ -116,14 +135,20 @@ pub fn files(report: &Report) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
 /// else the Monte Carlo one.
 pub fn chosen(report: &Report, system: System) -> Vec<&CaseResult> {
     let mut out: Vec<&CaseResult> = Vec::new();
+    // Each case's place in `out`, so 100,000 cases are not each compared
+    // with every case before them.
+    let mut place: std::collections::HashMap<&str, usize> = Default::default();
     for r in report.results.iter().filter(|r| r.system == system) {
-        match out.iter_mut().find(|o| o.case == r.case) {
-            Some(existing) => {
-                if existing.method != MethodUsed::Exact && r.method == MethodUsed::Exact {
-                    *existing = r;
+        match place.get(r.case.as_str()) {
+            Some(&i) => {
+                if out[i].method != MethodUsed::Exact && r.method == MethodUsed::Exact {
+                    out[i] = r;
                 }
             }
-            None => out.push(r),
+            None => {
+                place.insert(&r.case, out.len());
+                out.push(r);
+            }
         }
     }
     out

@@ -10,13 +10,16 @@
 //! both become [`Options`] and are validated by [`BalanceSpec::from_options`].
 //! The results are part of a run's report; `report::balance` writes them.
 
+pub mod general;
+
+use serde_json::{Map, Value};
+
 use crate::dice::Pool;
-use crate::distribution::Metric;
 use crate::engine::exact::{Budget, ExactError};
 use crate::options::{Entries, KeyStyle, OptionError, Options, RawItem, RawValue};
 use crate::systems::cortex::rules::ROLL_RULE_KEYS;
 use crate::systems::cortex::{CortexCase, Opposition, Rules};
-use crate::systems::systems_with_key;
+use crate::systems::{systems_with_key, Case, System};
 
 /// The keys a balance accepts.
 pub const KEYS: &[&str] = &[
@@ -86,23 +89,123 @@ pub struct BalanceSpec {
     pub rules: Rules,
 }
 
-/// One rung's chance for one hero pool.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RungValue {
-    pub vs: Pool,
-    pub label: Option<&'static str>,
-    pub value: f64,
+/// Which form a balance was asked in: SPEC 6's hero pools against a
+/// ladder of opposing pools (whose output keeps SPEC 6's shape), or SPEC
+/// 11's any system, key and metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    Pools,
+    General,
 }
 
-/// The answer for one hero pool.
+/// One rung of a ladder: the key's value there, its name on the rules
+/// text's difficulty table if it has one, and the case to evaluate.
+#[derive(Debug)]
+pub struct Rung {
+    pub value: Value,
+    pub label: Option<&'static str>,
+    pub case: Case,
+}
+
+/// One balance question, resolved: for one set of fixed keys, every rung a
+/// case ready to evaluate by the run's method. `table` numbers the
+/// `[[balance]]` (or command) it came from, for its chart.
+#[derive(Debug)]
+pub struct BalanceQuestion {
+    pub form: Form,
+    pub table: usize,
+    pub system: System,
+    /// The fixed keys as given (SPEC 6: the hero `pool`).
+    pub inputs: Map<String, Value>,
+    pub key: String,
+    pub metric: String,
+    pub target: f64,
+    pub rungs: Vec<Rung>,
+}
+
+/// One rung's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RungValue {
+    pub value: Value,
+    pub label: Option<&'static str>,
+    /// The metric there; `None` where it is not defined (such a rung never wins).
+    pub metric: Option<f64>,
+}
+
+/// The answer to one balance question.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BalanceResult {
-    pub pool: Pool,
-    pub metric: &'static str,
+    pub form: Form,
+    pub table: usize,
+    pub system: System,
+    pub inputs: Map<String, Value>,
+    pub key: String,
+    pub metric: String,
     pub target: f64,
-    /// Index of the chosen rung in `ladder`.
-    pub best: usize,
+    /// Index of the chosen rung in `ladder`; `None` when every rung is `null`.
+    pub best: Option<usize>,
     pub ladder: Vec<RungValue>,
+}
+
+impl BalanceQuestion {
+    /// The answer once every rung's metric is known (`values`, rung order).
+    pub fn answer(&self, values: Vec<Option<f64>>) -> BalanceResult {
+        let ladder: Vec<RungValue> = self
+            .rungs
+            .iter()
+            .zip(values)
+            .map(|(rung, metric)| RungValue {
+                value: rung.value.clone(),
+                label: rung.label,
+                metric,
+            })
+            .collect();
+        BalanceResult {
+            form: self.form,
+            table: self.table,
+            system: self.system,
+            inputs: self.inputs.clone(),
+            key: self.key.clone(),
+            metric: self.metric.clone(),
+            target: self.target,
+            best: closest(&ladder, self.target),
+            ladder,
+        }
+    }
+}
+
+impl BalanceQuestion {
+    /// The answer with every rung evaluated exactly, with no work limit:
+    /// for tests and library callers without run settings (a run uses its
+    /// method, `commands::evaluate::evaluate_balance`).
+    pub fn answer_exactly(&self) -> Result<BalanceResult, ExactError> {
+        let mut values = Vec::with_capacity(self.rungs.len());
+        for rung in &self.rungs {
+            let evaluation = rung.case.spec.exact(&mut Budget::unlimited())?;
+            values.push(
+                evaluation
+                    .metrics
+                    .into_iter()
+                    .find(|m| m.name == self.metric)
+                    .and_then(|m| m.value),
+            );
+        }
+        Ok(self.answer(values))
+    }
+}
+
+/// The rung whose metric is closest to `target`; on equal distance the
+/// earlier wins (SPEC 6); a rung without a value never wins (SPEC 11).
+pub fn closest(ladder: &[RungValue], target: f64) -> Option<usize> {
+    let mut best: Option<(usize, f64)> = None;
+    for (i, rung) in ladder.iter().enumerate() {
+        let Some(value) = rung.metric else { continue };
+        let distance = (value - target).abs();
+        if best.is_none_or(|(_, d)| distance < d) {
+            best = Some((i, distance));
+        }
+    }
+    best.map(|(i, _)| i)
 }
 
 /// Reads a list of pools (`pools`, `ladder`), each error at its item.
@@ -172,8 +275,13 @@ impl BalanceSpec {
         let Some(pools) = pool_list(&mut options, "pools", "[\"d8 d6 d6\", \"d10 2d8 d6\"]")?
         else {
             return Err(options.case_error(format!(
-                "a balance needs {}, the hero pools to balance, e.g. [\"d8 d6 d6\", \"d10 2d8 d6\"]",
-                options.key_name("pools")
+                "a balance needs {}, the hero pools to balance, e.g. [\"d8 d6 d6\", \"d10 2d8 d6\"]; or, for any system, {}, {}, {}, {} and {}",
+                options.key_name("pools"),
+                options.key_name("system"),
+                options.key_name("key"),
+                options.key_name("ladder"),
+                options.key_name("metric"),
+                options.key_name("target")
             )));
         };
         let target_item = options.take("target");
@@ -217,65 +325,46 @@ impl BalanceSpec {
         })
     }
 
-    /// Evaluates every rung for every hero pool, exactly. Each opposed roll
-    /// gets the interactive budget of its own, like a case.
-    pub fn evaluate(&self) -> Result<Vec<BalanceResult>, ExactError> {
-        self.evaluate_with(|case| {
-            let hists = case.exact_hists(&mut Budget::interactive())?;
-            Ok(case.metrics(&hists))
-        })
-    }
-
-    /// Evaluates every rung for every hero pool with `metrics_of`, which
-    /// turns one opposed roll into its metrics (by any method: `oddsmith
-    /// balance --method mc` samples the rungs exact cannot answer).
-    pub fn evaluate_with<E>(
-        &self,
-        mut metrics_of: impl FnMut(&CortexCase) -> Result<Vec<Metric>, E>,
-    ) -> Result<Vec<BalanceResult>, E> {
-        let metric = self.aim.metric();
+    /// One question per hero pool: each rung an opposed roll against the
+    /// ladder's pool, under the balance's roll rules.
+    pub fn questions(&self, table: usize) -> Vec<BalanceQuestion> {
         self.pools
             .iter()
             .map(|pool| {
-                let mut ladder = Vec::with_capacity(self.ladder.len());
-                for vs in &self.ladder {
-                    let case = CortexCase {
-                        pool: pool.clone(),
-                        opposition: Opposition::Pool(vs.clone()),
-                        rules: self.rules,
-                    };
-                    let value = metrics_of(&case)?
-                        .into_iter()
-                        .find(|m| m.name == metric)
-                        .and_then(|m| m.value)
-                        .unwrap_or(0.0);
-                    ladder.push(RungValue {
-                        vs: vs.clone(),
-                        label: label_of(vs),
-                        value,
-                    });
-                }
-                Ok(BalanceResult {
-                    pool: pool.clone(),
-                    metric,
+                let rungs = self
+                    .ladder
+                    .iter()
+                    .map(|vs| {
+                        let case = CortexCase {
+                            pool: pool.clone(),
+                            opposition: Opposition::Pool(vs.clone()),
+                            rules: self.rules,
+                        };
+                        Rung {
+                            value: Value::String(vs.to_string()),
+                            label: label_of(vs),
+                            case: Case {
+                                name: format!("{pool} vs {vs}"),
+                                spec: Box::new(case),
+                            },
+                        }
+                    })
+                    .collect();
+                let mut inputs = Map::new();
+                inputs.insert("pool".into(), Value::String(pool.to_string()));
+                BalanceQuestion {
+                    form: Form::Pools,
+                    table,
+                    system: System::Cortex,
+                    inputs,
+                    key: "vs".into(),
+                    metric: self.aim.metric().into(),
                     target: self.target,
-                    best: closest(&ladder, self.target),
-                    ladder,
-                })
+                    rungs,
+                }
             })
             .collect()
     }
-}
-
-/// The rung closest to `target`; on equal distance the earlier wins (SPEC 6).
-pub fn closest(ladder: &[RungValue], target: f64) -> usize {
-    let mut best = 0;
-    for (i, rung) in ladder.iter().enumerate() {
-        if (rung.value - target).abs() < (ladder[best].value - target).abs() {
-            best = i;
-        }
-    }
-    best
 }
 
 #[cfg(test)]
@@ -288,6 +377,14 @@ mod tests {
             .map(|(k, v)| (k.to_string(), RawItem::new(v)))
             .collect();
         BalanceSpec::from_options(BalanceSpec::options(KeyStyle::Toml, entries))
+    }
+
+    /// Every rung of the spec's questions evaluated exactly.
+    fn evaluate(spec: &BalanceSpec) -> Vec<BalanceResult> {
+        spec.questions(1)
+            .iter()
+            .map(|q| q.answer_exactly().unwrap())
+            .collect()
     }
 
     fn pools(list: &[&str]) -> RawValue {
@@ -310,10 +407,10 @@ mod tests {
             ("target", RawValue::Float(0.3)),
         ])
         .unwrap();
-        let r = &s.evaluate().unwrap()[0];
-        assert!((r.ladder[0].value - 3.0 / 16.0).abs() < 1e-12);
-        assert!((r.ladder[1].value - 3.0 / 8.0).abs() < 1e-12);
-        assert_eq!(r.best, 1);
+        let r = &evaluate(&s)[0];
+        assert!((r.ladder[0].metric.unwrap() - 3.0 / 16.0).abs() < 1e-12);
+        assert!((r.ladder[1].metric.unwrap() - 3.0 / 8.0).abs() < 1e-12);
+        assert_eq!(r.best, Some(1));
         // Exactly halfway (9/32): equal distance, the earlier rung wins.
         for (ladder, best) in [(["d8", "d4"], "d8"), (["d4", "d8"], "d4")] {
             let s = spec(vec![
@@ -322,8 +419,8 @@ mod tests {
                 ("target", RawValue::Float(9.0 / 32.0)),
             ])
             .unwrap();
-            let r = &s.evaluate().unwrap()[0];
-            assert_eq!(r.ladder[r.best].vs.to_string(), best);
+            let r = &evaluate(&s)[0];
+            assert_eq!(r.ladder[r.best.unwrap()].value, best);
         }
     }
 
@@ -332,17 +429,20 @@ mod tests {
         let s = spec(vec![("pools", pools(&["d10 2d8 d6"]))]).unwrap();
         assert_eq!(s.target, DEFAULT_TARGET);
         assert_eq!(s.aim, Aim::Success);
-        let r = &s.evaluate().unwrap()[0];
-        let names: Vec<String> = r.ladder.iter().map(|x| x.vs.to_string()).collect();
+        let r = &evaluate(&s)[0];
+        let names: Vec<&Value> = r.ladder.iter().map(|x| &x.value).collect();
         assert_eq!(
             names,
             ["2d6", "2d8", "2d10", "3d6", "3d8", "3d10", "4d6", "4d8", "4d10"]
         );
         assert_eq!(r.ladder[4].label, Some("global heroic"));
         // SPEC 8's exact figure for d10 2d8 d6 against 2d6.
-        assert!((r.ladder[0].value - 0.8978587962962963).abs() < 1e-9);
+        assert!((r.ladder[0].metric.unwrap() - 0.8978587962962963).abs() < 1e-9);
         // Chances fall within each scale as the dice grow.
-        assert!(r.ladder[0].value > r.ladder[1].value && r.ladder[1].value > r.ladder[2].value);
+        assert!(
+            r.ladder[0].metric.unwrap() > r.ladder[1].metric.unwrap()
+                && r.ladder[1].metric.unwrap() > r.ladder[2].metric.unwrap()
+        );
     }
 
     #[test]
@@ -354,9 +454,9 @@ mod tests {
             ("target_heroic", RawValue::Float(0.3)),
         ])
         .unwrap();
-        let r = &s.evaluate().unwrap()[0];
+        let r = &evaluate(&s)[0];
         assert_eq!(r.metric, "p_heroic");
-        assert!((r.ladder[0].value - 0.3166).abs() < 5e-5);
+        assert!((r.ladder[0].metric.unwrap() - 0.3166).abs() < 5e-5);
     }
 
     #[test]

@@ -200,6 +200,9 @@ pub struct CortexArgs {
     /// How the total dice are chosen: max-total (default), or max-effect with --difficulty.
     #[arg(long, value_delimiter = ',')]
     pub policy: Vec<String>,
+    /// Plot points (0..10) spent after the roll, as few as needed, to beat --difficulty.
+    #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
+    pub plot_points: Vec<i64>,
     #[command(flatten)]
     pub common: CommonArgs,
 }
@@ -273,25 +276,120 @@ pub struct ConflictArgs {
 }
 
 #[derive(Debug, Clone, Args)]
+#[command(
+    after_help = "Any system (SPEC 11):\n  oddsmith balance --system storytelling --key dice --ladder 1,2,3,4,5,6 --metric p_success --target 0.9 --again 9\n  The system's keys are flags (a positional key is --pool, --dice, --hero); --set NAME=VALUE gives any key."
+)]
 pub struct BalanceArgs {
-    /// One or more hero pools, e.g. "d10 2d8 d6" "d8 d6 d6".
-    #[arg(required = true)]
+    /// One or more hero pools, e.g. "d10 2d8 d6" "d8 d6 d6" (SPEC 6). With --system, give the case's keys as flags instead.
     pub pools: Vec<String>,
-    /// The p_success to aim for, 0..1 [default: 0.6].
+    /// The p_success to aim for, 0..1 [default: 0.6]; with --system, the metric's target (0..1 for a p_* metric).
     #[arg(long, allow_negative_numbers = true)]
     pub target: Option<f64>,
     /// Aim p_heroic (success by heroic_step or more) at this, 0..1, instead.
     #[arg(long, allow_negative_numbers = true)]
     pub target_heroic: Option<f64>,
-    /// The opposing pools to try, comma-separated, e.g. "2d6,3d8" [default: the rules text's nine rungs].
-    #[arg(long)]
+    /// The rungs to try, comma-separated, e.g. "2d6,3d8" [default: the rules text's nine rungs]; with --system, values of --key.
+    #[arg(long, allow_hyphen_values = true)]
     pub ladder: Option<String>,
+    /// Balance a case of any system (SPEC 11): cortex, cortex-scene, storytelling, advantage, ...
+    #[arg(long)]
+    pub system: Option<String>,
+    /// With --system: the key the ladder varies, e.g. dice, die, doom.
+    #[arg(long)]
+    pub key: Option<String>,
+    /// With --system: the metric to aim at, e.g. p_success, strong_per_encounter.
+    #[arg(long)]
+    pub metric: Option<String>,
+    /// With --system: any key of the system as NAME=VALUE (e.g. --set target=7 for Storytelling's success number).
+    #[arg(long, allow_hyphen_values = true)]
+    pub set: Vec<String>,
     #[command(flatten)]
     pub rules: RollRuleArgs,
-    /// --method (auto answers each rung exactly where it can), --trials,
-    /// --seed, --threads, --format, --quiet, as for a quick command.
     #[command(flatten)]
     pub common: CommonArgs,
+    /// The systems' keys given as flags (`--dice 5`, `--rote`), in the
+    /// order given: flags [`Cli::parse_args`] adds at run time, one per key
+    /// of every system, so a new system's keys need no change here.
+    #[arg(skip)]
+    pub keys: Vec<(String, String)>,
+}
+
+/// The id of a flag [`Cli::parse_args`] adds for a system's key.
+fn key_flag_id(key: &str) -> String {
+    format!("system-key:{key}")
+}
+
+/// Adds to `oddsmith balance` a flag for every key of every system that it
+/// does not already have (SPEC 11: "the system's keys are flags as in its
+/// quick command"), each taking one value (none: `true`).
+fn with_system_key_flags(mut command: clap::Command) -> clap::Command {
+    let mut seen: Vec<&str> = Vec::new();
+    for system in crate::systems::System::ALL {
+        for &key in system.keys() {
+            let flag = key.replace('_', "-");
+            let taken = command
+                .get_arguments()
+                .any(|arg| arg.get_long() == Some(flag.as_str()));
+            if taken || seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
+            // clap keeps flag names for the whole run; these few are made once.
+            let long: &'static str = Box::leak(flag.into_boxed_str());
+            let id: &'static str = Box::leak(key_flag_id(key).into_boxed_str());
+            command = command.arg(
+                clap::Arg::new(id)
+                    .long(long)
+                    .num_args(0..=1)
+                    .default_missing_value("true")
+                    .allow_negative_numbers(true)
+                    .action(clap::ArgAction::Set)
+                    .help_heading("Keys of the system (with --system)")
+                    .hide_short_help(true),
+            );
+        }
+    }
+    command
+}
+
+impl Cli {
+    /// Parses the process's command line (exiting with clap's message and
+    /// code 2 on a usage error), with `balance`'s system-key flags.
+    pub fn parse_args() -> Cli {
+        Cli::parse_from_args(std::env::args_os()).unwrap_or_else(|e| e.exit())
+    }
+
+    /// Parses `args` (the program name first), with `balance`'s
+    /// system-key flags.
+    pub fn parse_from_args<I, T>(args: I) -> Result<Cli, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        use clap::{CommandFactory, FromArgMatches};
+        let mut command = Cli::command().mut_subcommand("balance", with_system_key_flags);
+        let matches = command.try_get_matches_from_mut(args)?;
+        let mut cli = Cli::from_arg_matches(&matches)?;
+        if let (Command::Balance(args), Some(("balance", sub))) =
+            (&mut cli.command, matches.subcommand())
+        {
+            let mut given: Vec<(usize, String, String)> = Vec::new();
+            for id in sub.ids() {
+                let Some(key) = id.as_str().strip_prefix("system-key:") else {
+                    continue;
+                };
+                if let (Some(value), Some(index)) = (
+                    sub.get_one::<String>(id.as_str()),
+                    sub.index_of(id.as_str()),
+                ) {
+                    given.push((index, key.to_string(), value.clone()));
+                }
+            }
+            given.sort();
+            args.keys = given.into_iter().map(|(_, k, v)| (k, v)).collect();
+        }
+        Ok(cli)
+    }
 }
 
 #[derive(Debug, Clone, Args)]

@@ -4,13 +4,12 @@
 
 use std::sync::atomic::AtomicBool;
 
-use clap::Parser;
 use oddsmith::interrupt;
 
 static CANCEL: AtomicBool = AtomicBool::new(false);
 
 fn main() {
-    let cli = oddsmith::cli::Cli::parse();
+    let cli = oddsmith::cli::Cli::parse_args();
     // SIGTERM and SIGHUP too (ctrlc's `termination` feature): a `kill` or a
     // closed terminal must not leave temporary files or a half-new folder.
     // Ctrl-C asks the run to stop at its next Monte Carlo block or case; the

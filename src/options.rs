@@ -117,6 +117,64 @@ impl fmt::Display for RawValue {
     }
 }
 
+impl RawValue {
+    /// The value as JSON, as a result's `inputs` would show it.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value;
+        match self {
+            RawValue::Str(s) => Value::String(s.clone()),
+            RawValue::Int(i) => Value::from(*i),
+            RawValue::Float(x) => {
+                serde_json::Number::from_f64(*x).map_or(Value::Null, Value::Number)
+            }
+            RawValue::Bool(b) => Value::Bool(*b),
+            RawValue::Array(items) => {
+                Value::Array(items.iter().map(|i| i.value.to_json()).collect())
+            }
+            RawValue::Table(entries) => Value::Object(
+                entries
+                    .iter()
+                    .map(|(k, i)| (k.clone(), i.value.to_json()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+/// How many combinations the lists among `entries` make (a sweep's cases,
+/// a balance's fixed cases): the product of their lengths, saturating.
+pub fn combination_count(entries: &[(String, RawItem)]) -> usize {
+    entries
+        .iter()
+        .filter_map(|(_, item)| match &item.value {
+            RawValue::Array(values) => Some(values.len()),
+            _ => None,
+        })
+        .fold(1usize, |count, n| count.saturating_mul(n))
+}
+
+/// Combination `index` of the lists among `entries` (SPEC 7: keys in file
+/// order, the last list varying fastest): each list replaced by its picked
+/// value, as a case's own key. Only the picked value is copied, never a
+/// whole list (a 100,000-value list copied per case would take minutes).
+pub fn combination(entries: &[(String, RawItem)], index: usize) -> Entries {
+    let mut rem = index;
+    let mut chosen: Entries = Vec::with_capacity(entries.len());
+    for (key, item) in entries.iter().rev() {
+        let item = match &item.value {
+            RawValue::Array(values) => {
+                let pick = values[rem % values.len()].clone();
+                rem /= values.len();
+                RawItem { layer: 1, ..pick }
+            }
+            _ => item.clone(),
+        };
+        chosen.push((key.clone(), item));
+    }
+    chosen.reverse();
+    chosen
+}
+
 /// A value with where it was written. `layer` orders defaults (0, from a
 /// `[system]` table) below a case's own keys (1).
 #[derive(Debug, Clone, PartialEq)]

@@ -9,12 +9,14 @@ use std::path::Path;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
-use crate::balance::{self, BalanceSpec};
+use crate::balance::general::GeneralSpec;
+use crate::balance::{self, BalanceQuestion, BalanceSpec};
 use crate::echo::echo;
 use crate::errors::InputError;
 use crate::line_index::LineIndex;
 use crate::options::{
-    allowed, did_you_mean, Entries, KeyStyle, OptionError, Options, Pos, RawItem, RawValue,
+    allowed, combination, combination_count, did_you_mean, Entries, KeyStyle, OptionError, Options,
+    Pos, RawItem, RawValue,
 };
 use crate::systems::{self, Case, System};
 
@@ -41,8 +43,9 @@ pub struct Scenario {
     pub trials: Option<u64>,
     pub seed: Option<u64>,
     pub cases: Vec<Case>,
-    /// `[[balance]]` questions (SPEC 6), answered exactly by `run`.
-    pub balances: Vec<BalanceSpec>,
+    /// `[[balance]]` questions (SPEC 6 and 11), every rung a case that
+    /// `run` evaluates by its method.
+    pub balances: Vec<BalanceQuestion>,
 }
 
 /// Byte offset to 1-based line and column (in characters), for a one-off
@@ -463,7 +466,13 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
             add_case(case, at)?;
         }
     }
-    for (entries, at) in balance_tables {
+    for (index, (entries, at)) in balance_tables.into_iter().enumerate() {
+        let table = index + 1;
+        if balance::general::is_general(&entries) {
+            let questions = general_balance(&reader, &defaults, entries, at, table)?;
+            scenario.balances.extend(questions);
+            continue;
+        }
         // A balance's opposed rolls follow the scenario's [cortex] roll rules.
         let mut all: Vec<(String, RawItem)> = defaults
             .iter()
@@ -476,7 +485,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
         let mut options = BalanceSpec::options(KeyStyle::Toml, all);
         options.case_at = at;
         let spec = BalanceSpec::from_options(options).map_err(|e| reader.error(e.at.or(at), e))?;
-        scenario.balances.push(spec);
+        scenario.balances.extend(spec.questions(table));
     }
     if scenario.cases.is_empty() && scenario.balances.is_empty() {
         // Located at the end of the file, where a case would be added.
@@ -518,18 +527,15 @@ pub fn sweep_cases(
         .filter(|(_, i)| matches!(i.value, RawValue::Array(_)))
         .map(|(k, _)| k.clone())
         .collect();
-    let mut count: usize = 1;
     for (key, item) in rest {
-        if let RawValue::Array(values) = &item.value {
-            if values.is_empty() {
-                return Err(OptionError {
-                    at: item.at,
-                    message: format!("the sweep list `{key}` is empty"),
-                });
-            }
-            count = count.saturating_mul(values.len());
+        if matches!(&item.value, RawValue::Array(values) if values.is_empty()) {
+            return Err(OptionError {
+                at: item.at,
+                message: format!("the sweep list `{key}` is empty"),
+            });
         }
     }
+    let count = combination_count(rest);
     if count > MAX_CASES {
         return Err(OptionError {
             at: None,
@@ -539,23 +545,7 @@ pub fn sweep_cases(
     let mut cases = Vec::with_capacity(count);
     let mut canonical: std::collections::HashMap<String, String> = Default::default();
     for index in 0..count {
-        // Mixed-radix counter, the last swept key varying fastest. Only
-        // the picked value is copied, never a whole list (a 100,000-value
-        // list copied per case would take minutes).
-        let mut rem = index;
-        let mut chosen: Vec<(String, RawItem)> = Vec::with_capacity(rest.len());
-        for (key, item) in rest.iter().rev() {
-            let item = match &item.value {
-                RawValue::Array(values) => {
-                    let pick = values[rem % values.len()].clone();
-                    rem /= values.len();
-                    RawItem { layer: 1, ..pick }
-                }
-                _ => item.clone(),
-            };
-            chosen.push((key.clone(), item));
-        }
-        chosen.reverse();
+        let chosen = combination(rest, index);
         let label_parts: Vec<String> = chosen
             .iter()
             .filter(|(k, _)| swept.contains(k))
@@ -603,6 +593,38 @@ pub fn sweep_cases(
         cases.push(Case { name, spec });
     }
     Ok(cases)
+}
+
+/// A general `[[balance]]` (SPEC 11): its own keys, then its `case` table
+/// of fixed keys, each rung resolved over the defaults tables its system
+/// reads, like a `[[case]]`.
+fn general_balance(
+    reader: &Reader<'_>,
+    defaults: &[(System, Entries)],
+    entries: Entries,
+    at: Option<Pos>,
+    table: usize,
+) -> Result<Vec<BalanceQuestion>, InputError> {
+    let located = |e: crate::options::OptionError| reader.error(e.at.or(at), e);
+    let mut options = BalanceSpec::options(KeyStyle::Toml, entries);
+    options.case_at = at;
+    let spec = GeneralSpec::from_options(&mut options).map_err(located)?;
+    let fixed = match options.table("case").map_err(located)? {
+        Some((fixed, _)) => fixed,
+        None => Vec::new(),
+    };
+    let system = spec.system;
+    let resolve = |entries: Entries| system.resolve(with_defaults(defaults, system, entries, at));
+    let questions = spec
+        .questions(&options, &fixed, table, &resolve)
+        .map_err(located)?;
+    options.finish().map_err(|mut e| {
+        e.message = e
+            .message
+            .replace("for system \"balance\"", "in a [[balance]] table");
+        located(e)
+    })?;
+    Ok(questions)
 }
 
 fn too_many_cases() -> String {

@@ -1,18 +1,21 @@
-//! `oddsmith balance POOL...` (SPEC 6): the flags are resolved like a
-//! `[[balance]]` table, each rung evaluated as a case by the chosen
-//! `--method` (auto: exactly wherever the exact engine can), and printed as
-//! a report of balances alone.
+//! `oddsmith balance`: SPEC 6's form (hero pools against a ladder of
+//! opposing pools, `oddsmith balance POOL...`) and SPEC 11's general form
+//! (`--system S --key K --ladder A,B --metric M --target T` and the
+//! system's keys as flags). Either is resolved like a `[[balance]]` table,
+//! its rungs evaluated like cases by `--method`, and printed as a report of
+//! balances alone.
 
 use std::sync::atomic::AtomicBool;
 
-use super::evaluate::{evaluate_case, Settings};
+use super::evaluate::{evaluate_balance, Settings};
 use super::output::{print_report, roll_rule_flags, single_entries};
-use crate::balance::BalanceSpec;
+use crate::balance::general::GeneralSpec;
+use crate::balance::{BalanceQuestion, BalanceSpec};
 use crate::cli::BalanceArgs;
 use crate::errors::input_error;
-use crate::options::{KeyStyle, RawItem, RawValue};
-use crate::report::{MethodUsed, Report, ReportKind, TableLayout};
-use crate::systems::Case;
+use crate::options::{key_value_pairs, Entries, KeyStyle, RawItem, RawValue};
+use crate::report::{Report, ReportKind, TableLayout};
+use crate::systems::System;
 
 /// A list flag as the array a scenario would hold.
 fn string_list<'a>(items: impl Iterator<Item = &'a str>) -> RawValue {
@@ -23,8 +26,57 @@ fn string_list<'a>(items: impl Iterator<Item = &'a str>) -> RawValue {
     )
 }
 
-/// Runs the `balance` command.
-pub fn run(args: &BalanceArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
+/// A flag's text as the value a scenario would hold: a whole number, a
+/// number, true or false, `name=value` pairs (a table key such as
+/// `gain_on`), else a string.
+fn flag_value(text: &str) -> Result<RawValue, String> {
+    let text = text.trim();
+    Ok(if let Ok(i) = text.parse::<i64>() {
+        RawValue::Int(i)
+    } else if let Ok(x) = text.parse::<f64>() {
+        RawValue::Float(x)
+    } else if text == "true" || text == "false" {
+        RawValue::Bool(text == "true")
+    } else if text.contains('=') {
+        key_value_pairs(
+            text,
+            "a table value takes name=value pairs separated by commas",
+        )?
+    } else {
+        RawValue::Str(text.to_string())
+    })
+}
+
+/// The system's keys given as flags (`--dice 5`, `--rote`, `--stat=-1`,
+/// `--gain-on miss=1`) as the entries a scenario would hold.
+fn key_flags(keys: &[(String, String)]) -> Result<Entries, String> {
+    keys.iter()
+        .map(|(key, text)| {
+            let value =
+                flag_value(text).map_err(|e| format!("`--{}`: {e}", key.replace('_', "-")))?;
+            Ok((key.clone(), RawItem::new(value)))
+        })
+        .collect()
+}
+
+/// SPEC 6: one question per hero pool.
+fn pool_questions(args: &BalanceArgs) -> anyhow::Result<Vec<BalanceQuestion>> {
+    if let Some((key, _)) = args.keys.first() {
+        return Err(input_error(format!(
+            "`--{}` is a key of a case: it needs --system (SPEC 11), e.g. --system storytelling --key dice ...",
+            key.replace('_', "-")
+        )));
+    }
+    if args.pools.is_empty() {
+        return Err(input_error(
+            "give one or more hero pools (oddsmith balance \"d10 2d8 d6\" --target 0.6), or --system, --key, --ladder, --metric and --target to balance any system",
+        ));
+    }
+    if args.key.is_some() || args.metric.is_some() || !args.set.is_empty() {
+        return Err(input_error(
+            "--key, --metric and --set belong to the general balance: add --system (e.g. --system cortex --key vs)",
+        ));
+    }
     // `--ladder "2d6,3d8,"`: empty pieces (a trailing comma) are dropped;
     // nothing left is an empty ladder, refused by the balance itself.
     let ladder = args
@@ -53,20 +105,83 @@ pub fn run(args: &BalanceArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     let options = BalanceSpec::options(KeyStyle::Flag, single_entries(flags, "balance")?)
         .with_positional("pools");
     let spec = BalanceSpec::from_options(options).map_err(|e| input_error(e.message))?;
-    let settings = Settings::resolve(&args.common, None, None)?;
-    let balances = spec.evaluate_with(|rung| {
-        let case = Case {
-            name: crate::scenario::default_case_name(rung),
-            spec: Box::new(rung.clone()),
+    Ok(spec.questions(1))
+}
+
+/// SPEC 11: one question per combination of the fixed keys.
+fn general_questions(args: &BalanceArgs, system: &str) -> anyhow::Result<Vec<BalanceQuestion>> {
+    if args.target_heroic.is_some() {
+        return Err(input_error(
+            "`--target-heroic` is SPEC 6's form; with --system give --metric p_heroic --target T",
+        ));
+    }
+    let ladder = match &args.ladder {
+        Some(text) => Some(RawValue::Array(
+            text.split(',')
+                .filter(|piece| !piece.trim().is_empty())
+                .map(|piece| flag_value(piece).map(RawItem::new))
+                .collect::<Result<_, _>>()
+                .map_err(|e| input_error(format!("`--ladder`: {e}")))?,
+        )),
+        None => None,
+    };
+    let own: Vec<(&'static str, Vec<RawValue>)> = vec![
+        ("system", vec![RawValue::Str(system.to_string())]),
+        (
+            "key",
+            args.key.clone().map(RawValue::Str).into_iter().collect(),
+        ),
+        ("ladder", ladder.into_iter().collect()),
+        (
+            "metric",
+            args.metric.clone().map(RawValue::Str).into_iter().collect(),
+        ),
+        (
+            "target",
+            args.target.map(RawValue::Float).into_iter().collect(),
+        ),
+    ];
+    let mut options = BalanceSpec::options(KeyStyle::Flag, single_entries(own, "balance")?);
+    let spec = GeneralSpec::from_options(&mut options).map_err(|e| input_error(e.message))?;
+    if let Some(pool) = args.pools.first() {
+        return Err(input_error(format!(
+            "unexpected \"{pool}\": with --system every key of the case is a flag, e.g. --pool \"d10 2d8 d6\", --dice 5 or --hero \"d10 2d8 d6\""
+        )));
+    }
+    let mut fixed = key_flags(&args.keys).map_err(input_error)?;
+    fixed.extend(single_entries(
+        roll_rule_flags(&args.rules).to_vec(),
+        "balance",
+    )?);
+    for set in &args.set {
+        let Some((name, value)) = set.split_once('=') else {
+            return Err(input_error(format!(
+                "`--set` takes NAME=VALUE (e.g. --set target=7), not \"{set}\""
+            )));
         };
-        // With `--method both` the exact result answers.
-        let mut results = evaluate_case(&case, &settings, cancel)?;
-        let pick = results
-            .iter()
-            .position(|r| r.method == MethodUsed::Exact)
-            .unwrap_or(0);
-        anyhow::Ok(results.swap_remove(pick).evaluation.metrics)
-    })?;
+        let value = flag_value(value).map_err(|e| input_error(format!("`--set {name}`: {e}")))?;
+        fixed.push((name.trim().replace('-', "_"), RawItem::new(value)));
+    }
+    let system = spec.system;
+    let resolve = |entries: Entries| system.resolve(system.options(KeyStyle::Flag, entries));
+    spec.questions(&options, &fixed, 1, &resolve)
+        .map_err(|e| input_error(e.message))
+}
+
+/// Runs the `balance` command.
+pub fn run(args: &BalanceArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
+    let settings = Settings::resolve(&args.common, None, None)?;
+    let questions = match &args.system {
+        None => pool_questions(args)?,
+        Some(system) => {
+            System::from_name(system).map_err(input_error)?;
+            general_questions(args, system)?
+        }
+    };
+    let mut balances = Vec::with_capacity(questions.len());
+    for question in &questions {
+        balances.push(evaluate_balance(question, &settings, cancel)?);
+    }
     let report = Report {
         kind: ReportKind::BalanceOnly,
         name: "balance".into(),
@@ -77,5 +192,5 @@ pub fn run(args: &BalanceArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         balances,
         table: TableLayout::Compact,
     };
-    print_report(&report, args.common.format)
+    print_report(&report, settings.format)
 }

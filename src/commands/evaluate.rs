@@ -5,6 +5,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
+use crate::balance::{BalanceQuestion, BalanceResult};
 use crate::cli::{CommonArgs, FormatArg, MethodArg};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::McSettings;
@@ -78,8 +79,7 @@ impl Settings {
 }
 
 /// Evaluates every case of a scenario with `settings`, and answers its
-/// balances, into its report. Balances are exact whatever `--method` says:
-/// each rung is one opposed roll.
+/// balances, into its report.
 pub fn evaluate_scenario(
     scenario: &Scenario,
     settings: &Settings,
@@ -90,8 +90,8 @@ pub fn evaluate_scenario(
         results.extend(evaluate_case(case, settings, cancel)?);
     }
     let mut balances = Vec::new();
-    for spec in &scenario.balances {
-        balances.extend(spec.evaluate()?);
+    for question in &scenario.balances {
+        balances.push(evaluate_balance(question, settings, cancel)?);
     }
     Ok(Report {
         kind: ReportKind::Cases,
@@ -103,6 +103,30 @@ pub fn evaluate_scenario(
         balances,
         table: TableLayout::Compact,
     })
+}
+
+/// Answers a balance question (SPEC 6, 11): every rung is evaluated like
+/// any case, by the run's method, trials and seed; with `both` the exact
+/// value decides.
+pub fn evaluate_balance(
+    question: &BalanceQuestion,
+    settings: &Settings,
+    cancel: &AtomicBool,
+) -> anyhow::Result<BalanceResult> {
+    let mut values = Vec::with_capacity(question.rungs.len());
+    for rung in &question.rungs {
+        let results = evaluate_case(&rung.case, settings, cancel)?;
+        let value = results.first().and_then(|result| {
+            result
+                .evaluation
+                .metrics
+                .iter()
+                .find(|m| m.name == question.metric)
+                .and_then(|m| m.value)
+        });
+        values.push(value);
+    }
+    Ok(question.answer(values))
 }
 
 /// Evaluates a case by the chosen method: one result, or two with `both`.

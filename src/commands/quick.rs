@@ -39,6 +39,7 @@ pub fn cortex(args: &CortexArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
             values(&args.effect_step_down, RawValue::Bool),
         ),
         ("policy", values(&args.policy, RawValue::Str)),
+        ("plot_points", values(&args.plot_points, RawValue::Int)),
     ];
     flags.extend(roll_rule_flags(&args.rules));
     quick(

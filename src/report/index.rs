@@ -23,11 +23,12 @@ pub struct IndexEntry<'a> {
 }
 
 /// The tables a report folder links to, in this order.
-const TABLES: [&str; 4] = [
+const TABLES: [&str; 5] = [
     "summary.csv",
     "metrics.csv",
     "distributions.csv",
     "run.json",
+    "balance.csv",
 ];
 
 /// At most this many values of a swept input are listed.
@@ -149,12 +150,23 @@ pub fn method_line(report: &Report) -> String {
             thousands(report.trials)
         ));
     }
-    format!(
-        "Seed {}; {} results: {}",
-        report.seed,
-        report.results.len(),
-        parts.join(", ")
-    )
+    let mut line = if report.results.is_empty() {
+        format!("Seed {}; no cases", report.seed)
+    } else {
+        format!(
+            "Seed {}; {} results: {}",
+            report.seed,
+            report.results.len(),
+            parts.join(", ")
+        )
+    };
+    if report.results.is_empty() && !report.balances.is_empty() {
+        line.push_str(&format!(
+            "; {} balance answers (balance.csv)",
+            report.balances.len()
+        ));
+    }
+    line
 }
 
 /// `index.md`.

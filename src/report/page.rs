@@ -9,6 +9,7 @@
 
 use serde_json::Value as Json;
 
+use super::balance;
 use super::chart::{self, input_text};
 use super::document::{
     code, interval, method_phrase, metric_value, percent, text, with_code_spans, z_score, Align,
@@ -16,7 +17,7 @@ use super::document::{
 };
 use super::index;
 use super::{CaseResult, MethodUsed, Report};
-use crate::balance::BalanceResult;
+use crate::balance::{BalanceResult, Form};
 use crate::distribution::Metric;
 use crate::systems::System;
 
@@ -157,38 +158,58 @@ pub fn results(report: &Report) -> Document {
     doc
 }
 
-/// Balances: per hero pool the answer, then the ladder with the winning
-/// rung in bold.
+/// Balances: per question the answer, then the ladder with the winning
+/// rung in bold. A probability shows as a percentage, any other metric as
+/// a number; a rung without a value as `null`.
 pub fn balances(balances: &[BalanceResult]) -> Document {
     let mut doc = Document::new();
     for b in balances {
-        let best = &b.ladder[b.best];
-        let label = best.label.map_or(String::new(), |l| format!(" ({l})"));
+        let shown = |value: Option<f64>| match value {
+            Some(x) if b.metric.starts_with("p_") => percent(x),
+            Some(x) => format!("{:.4}", x + 0.0),
+            None => "null".to_string(),
+        };
+        let target = if b.metric.starts_with("p_") {
+            percent(b.target)
+        } else {
+            b.target.to_string()
+        };
+        let pools = b.form == Form::Pools;
+        let with_labels = pools || b.ladder.iter().any(|rung| rung.label.is_some());
+        let answer = match b.best.map(|i| &b.ladder[i]) {
+            Some(best) => {
+                let label = best.label.map_or(String::new(), |l| format!(" ({l})"));
+                let rung = input_text(&best.value);
+                let rung = if pools { rung } else { format!("{}={rung}", b.key) };
+                format!(
+                    " is closest to {target} is {rung}{label}, at {}.",
+                    shown(best.metric)
+                )
+            }
+            None => format!(
+                " is closest to {target}: none, it is null on every rung (not defined there, e.g. a mean over an outcome that never happens)."
+            ),
+        };
         doc.push(Block::Paragraph(vec![
-            Inline::Strong(b.pool.to_string()),
+            Inline::Strong(balance::heading(b)),
             Inline::Text(": the rung whose ".into()),
             Inline::Code(b.metric.to_string()),
-            Inline::Text(format!(
-                " is closest to {} is {}{label}, at {}.",
-                percent(b.target),
-                best.vs,
-                percent(best.value)
-            )),
+            Inline::Text(answer),
         ]));
         let rows = b
             .ladder
             .iter()
             .enumerate()
             .map(|(i, rung)| {
-                let cells = [
-                    rung.vs.to_string(),
-                    rung.label.unwrap_or("-").to_string(),
-                    percent(rung.value),
-                ];
+                let mut cells = vec![input_text(&rung.value)];
+                if with_labels {
+                    cells.push(rung.label.unwrap_or("-").to_string());
+                }
+                cells.push(shown(rung.metric));
                 cells
                     .into_iter()
                     .map(|c| {
-                        if i == b.best {
+                        if b.best == Some(i) {
                             vec![Inline::Strong(c)]
                         } else {
                             text(c)
@@ -197,9 +218,17 @@ pub fn balances(balances: &[BalanceResult]) -> Document {
                     .collect()
             })
             .collect();
+        let mut header = vec![text(if pools { "vs" } else { b.key.as_str() })];
+        let mut align = vec![Align::Left];
+        if with_labels {
+            header.push(text("label"));
+            align.push(Align::Left);
+        }
+        header.push(code(b.metric.as_str()));
+        align.push(Align::Right);
         doc.push(Block::Table(Table {
-            header: vec![text("vs"), text("label"), code(b.metric)],
-            align: vec![Align::Left, Align::Left, Align::Right],
+            header,
+            align,
             rows,
         }));
     }

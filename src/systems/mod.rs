@@ -38,6 +38,21 @@ pub trait SystemCase: Send + Sync + std::fmt::Debug {
     fn exact(&self, budget: &mut Budget) -> Result<Evaluation, ExactError>;
     /// A Monte Carlo estimate.
     fn monte_carlo(&self, settings: &McSettings<'_>) -> Result<Evaluation, Interrupted>;
+    /// The names of the metrics this case reports, in order (what a
+    /// balance may aim at). The names never depend on the numbers, so one
+    /// Monte Carlo trial on one thread tells them.
+    fn metric_names(&self) -> Vec<String> {
+        let one_trial = McSettings {
+            trials: 1,
+            seed: 0,
+            threads: 1,
+            cancel: None,
+            progress: None,
+        };
+        self.monte_carlo(&one_trial)
+            .map(|e| e.metrics.into_iter().map(|m| m.name).collect())
+            .unwrap_or_default()
+    }
     /// The keys that name a case of this system when they are swept together
     /// (`pool` and `vs` give "d10 2d8 d6 vs 2d6"); `None` for key=value names.
     fn sweep_name(&self, _swept: &[String]) -> Option<String> {

@@ -17,8 +17,10 @@ pub mod model;
 pub mod render;
 
 mod advantage;
+mod balance;
 mod conflict;
 mod cortex;
+mod plot_points;
 mod scene;
 mod storytelling;
 
@@ -44,7 +46,11 @@ pub fn charts(report: &Report) -> Vec<Chart> {
         let all = results.len();
         results.truncate(MAX_CHARTED_CASES);
         let mut drawn = match system {
-            System::Cortex => cortex::charts(&results),
+            System::Cortex => {
+                let mut charts = cortex::charts(&results);
+                charts.extend(plot_points::chart(&results));
+                charts
+            }
             System::CortexScene => scene::charts(&results),
             System::CortexConflict => conflict::charts(&results),
             System::Storytelling => storytelling::charts(&results),
@@ -60,6 +66,7 @@ pub fn charts(report: &Report) -> Vec<Chart> {
         }
         out.extend(drawn);
     }
+    out.extend(balance::charts(&report.balances));
     out
 }
 
@@ -468,6 +475,24 @@ pub fn method_note(results: &[&CaseResult], error_bars: bool) -> String {
             results.len(),
             sampled(first)
         ),
+    }
+}
+
+/// Panels per row for `n` panels.
+pub fn columns_for(n: usize) -> usize {
+    match n {
+        0 | 1 => 1,
+        2 | 4 => 2,
+        _ => 3,
+    }
+}
+
+/// The canvas width for that many panels per row.
+pub fn width_for(columns: usize) -> u32 {
+    match columns {
+        1 => model::MIN_WIDTH,
+        2 => 1600,
+        _ => 1800,
     }
 }
 

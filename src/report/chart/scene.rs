@@ -8,8 +8,8 @@ use super::model::{
     Panel, Plot, Point, MIN_HEIGHT, MIN_WIDTH,
 };
 use super::{
-    distribution, fit, fixed_rules_note, label_of, method_note, metric_value, priority, share,
-    stem, varying_keys,
+    columns_for, distribution, fit, fixed_rules_note, label_of, method_note, metric_value,
+    priority, share, stem, varying_keys, width_for,
 };
 use crate::report::CaseResult;
 use crate::systems::System;
@@ -206,23 +206,6 @@ fn by_action(results: &[&CaseResult]) -> Option<Chart> {
     chart.notes.push(method);
     chart.fit_height(460);
     Some(chart)
-}
-
-/// Panels per row for `n` panels.
-fn columns_for(n: usize) -> usize {
-    match n {
-        0 | 1 => 1,
-        2 | 4 => 2,
-        _ => 3,
-    }
-}
-
-fn width_for(columns: usize) -> u32 {
-    match columns {
-        1 => MIN_WIDTH,
-        2 => 1600,
-        _ => 1800,
-    }
 }
 
 fn final_doom(results: &[&CaseResult]) -> Option<Chart> {

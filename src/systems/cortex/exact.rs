@@ -14,6 +14,7 @@ use crate::distribution::Hist;
 use crate::engine::exact::{Budget, ExactError};
 
 use super::max_effect::{choice_outcomes, score_choice};
+use super::plot_points::PlotRoll;
 use super::rules::{rank_face, total_rank, total_rank_step, Opposition, Policy, Rank, MAX_KEEP};
 use super::score::{score, PoolRoll, Scorer};
 use super::{CortexCase, CortexHists};
@@ -189,6 +190,12 @@ impl CortexCase {
             hitches: hitch_distribution(&self.pool),
             ..CortexHists::default()
         };
+        if let (Some(points), Opposition::Difficulty(d)) =
+            (self.rules.plot_points, &self.opposition)
+        {
+            self.exact_plot_points(points, *d, &mut hists, budget)?;
+            return Ok(hists);
+        }
         if let (Policy::MaxEffect, Opposition::Difficulty(d)) =
             (self.rules.policy, &self.opposition)
         {
@@ -264,19 +271,30 @@ impl CortexCase {
         let mut hists = CortexHists::default();
         loop {
             let (a_faces, r_faces) = faces.split_at(action_dice.len());
-            let action = match (self.rules.policy, &self.opposition) {
-                (Policy::MaxEffect, Opposition::Difficulty(d)) => score_choice(
-                    &action_dice,
-                    a_faces,
-                    self.rules.keep,
-                    &self.rules,
-                    Some(*d),
-                ),
-                _ => score(&action_dice, a_faces, self.rules.keep),
-            };
-            let reaction = (!reaction_dice.is_empty())
-                .then(|| score(&reaction_dice, r_faces, self.rules.reaction_keep));
-            self.record(action, reaction, weight, &mut hists, true);
+            if let (Some(points), Opposition::Difficulty(d)) =
+                (self.rules.plot_points, &self.opposition)
+            {
+                let mut roll = PlotRoll::new(self.rules.keep, points as usize);
+                for (die, &face) in action_dice.iter().zip(a_faces) {
+                    roll.push(die.step() as u8, face);
+                }
+                let (action, spent) = roll.spend(self.rules.keep, &self.rules, *d);
+                self.record_spent(action, spent, weight, &mut hists, true);
+            } else {
+                let action = match (self.rules.policy, &self.opposition) {
+                    (Policy::MaxEffect, Opposition::Difficulty(d)) => score_choice(
+                        &action_dice,
+                        a_faces,
+                        self.rules.keep,
+                        &self.rules,
+                        Some(*d),
+                    ),
+                    _ => score(&action_dice, a_faces, self.rules.keep),
+                };
+                let reaction = (!reaction_dice.is_empty())
+                    .then(|| score(&reaction_dice, r_faces, self.rules.reaction_keep));
+                self.record(action, reaction, weight, &mut hists, true);
+            }
             // Odometer over every face of every die.
             let mut i = 0;
             loop {

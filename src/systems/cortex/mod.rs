@@ -10,6 +10,7 @@
 //!   one "keep the top k dice" selection everything below calls;
 //! - [`score`]: a pool's roll scored die by die (`max-total`);
 //! - [`max_effect`]: the roller's choice against a known difficulty;
+//! - [`plot_points`]: plot points spent after the roll to beat a difficulty;
 //! - [`exact`]: the dynamic programmes, the hitch distribution and the
 //!   brute-force cross-check;
 //! - [`sample`]: the Monte Carlo trial;
@@ -24,6 +25,7 @@ pub mod conflict;
 pub mod doom_chain;
 pub mod exact;
 pub mod max_effect;
+pub mod plot_points;
 pub mod rules;
 pub mod sample;
 pub mod scene;
@@ -56,6 +58,7 @@ pub const KEYS: &[&str] = &[
     "heroic_step",
     "effect_step_down",
     "policy",
+    "plot_points",
 ];
 
 /// A resolved cortex case.
@@ -142,6 +145,7 @@ impl CortexCase {
             }
             rules.policy = Policy::MaxEffect;
         }
+        rules.plot_points = plot_points_that_apply(&mut options, &opposition, &rules)?;
         options.finish()?;
         Ok(CortexCase {
             pool,
@@ -192,6 +196,48 @@ impl CortexCase {
     }
 }
 
+/// Reads `plot_points` (SPEC 10): they are spent against a fixed
+/// `difficulty` under `max-total`. A case's own points (1 or more) anywhere
+/// else are an error saying why; from a defaults table they are left out
+/// where they do not apply, as is a case's own 0.
+fn plot_points_that_apply(
+    options: &mut Options,
+    opposition: &Opposition,
+    rules: &Rules,
+) -> Result<Option<u32>, OptionError> {
+    let item = options.take("plot_points");
+    let Some(points) = options.int("plot_points", 0, plot_points::MAX_PLOT_POINTS as i64)? else {
+        return Ok(None);
+    };
+    let item = item.expect("plot_points was given");
+    let why_not = match (opposition, rules.policy) {
+        (Opposition::Difficulty(_), Policy::MaxTotal) => return Ok(Some(points as u32)),
+        (Opposition::Pool(_), _) => format!(
+            "{} needs a fixed {}: against {} the total is set before the reaction rolls, so spending them \"when needed\" has no meaning; give {} instead, or leave {} out",
+            options.key_name("plot_points"),
+            options.key_name("difficulty"),
+            options.key_name("vs"),
+            options.key_name("difficulty"),
+            options.key_name("plot_points"),
+        ),
+        (Opposition::None, _) => format!(
+            "{} needs a fixed {} to spend them against (e.g. {} 11)",
+            options.key_name("plot_points"),
+            options.key_name("difficulty"),
+            options.key_name("difficulty"),
+        ),
+        (Opposition::Difficulty(_), Policy::MaxEffect) => format!(
+            "{} works with {} \"max-total\" only: plot points on top of max-effect's choice of dice are not modelled",
+            options.key_name("plot_points"),
+            options.key_name("policy"),
+        ),
+    };
+    if item.layer > 0 && points > 0 {
+        return Err(options.error_at(&item, why_not));
+    }
+    Ok(None)
+}
+
 /// The outcome histograms of a cortex case: counts in Monte Carlo,
 /// probabilities when exact.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -205,6 +251,8 @@ pub struct CortexHists<W> {
     pub win_effect: Hist<W>,
     pub fail: W,
     pub reaction_hitch: W,
+    /// Plot points spent (SPEC 10); empty when the case has none.
+    pub plot_points_spent: Hist<W>,
 }
 
 impl<W: Copy + Default + std::ops::AddAssign> CortexHists<W> {
@@ -216,6 +264,7 @@ impl<W: Copy + Default + std::ops::AddAssign> CortexHists<W> {
         self.win_effect.merge(&other.win_effect);
         self.fail += other.fail;
         self.reaction_hitch += other.reaction_hitch;
+        self.plot_points_spent.merge(&other.plot_points_spent);
     }
 }
 
@@ -229,6 +278,7 @@ impl CortexHists<u64> {
             win_effect: self.win_effect.to_probabilities(trials),
             fail: self.fail as f64 / trials as f64,
             reaction_hitch: self.reaction_hitch as f64 / trials as f64,
+            plot_points_spent: self.plot_points_spent.to_probabilities(trials),
         }
     }
 }
@@ -275,6 +325,19 @@ impl CortexCase {
             &h.win_effect,
             p_success,
         ));
+        if let Some(points) = self.rules.plot_points {
+            metrics.push(Metric::mean_of(
+                "mean_plot_points_spent",
+                &h.plot_points_spent,
+                1.0,
+            ));
+            for spent in 1..=points {
+                metrics.push(Metric::probability(
+                    format!("p_plot_points_spent_{spent}"),
+                    h.plot_points_spent.get(i64::from(spent)),
+                ));
+            }
+        }
         metrics
     }
 
@@ -307,6 +370,15 @@ impl CortexCase {
                 ));
             }
             rows.push(DistRow::new("win_effect", "fail", h.fail));
+        }
+        if let Some(points) = self.rules.plot_points {
+            for spent in 0..=points {
+                rows.push(DistRow::new(
+                    "plot_points_spent",
+                    spent,
+                    h.plot_points_spent.get(i64::from(spent)),
+                ));
+            }
         }
         rows
     }
@@ -352,6 +424,9 @@ impl SystemCase for CortexCase {
             );
         }
         inputs.insert("policy".into(), json!(self.rules.policy.name()));
+        if let Some(points) = self.rules.plot_points {
+            inputs.insert("plot_points".into(), json!(points));
+        }
         inputs
     }
 

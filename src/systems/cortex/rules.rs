@@ -75,6 +75,10 @@ pub struct Rules {
     pub heroic_step: u32,
     pub effect_step_down: bool,
     pub policy: Policy,
+    /// Plot points to spend after the roll against a fixed difficulty
+    /// (SPEC 10); `None` when the case does not set them, so its output
+    /// carries no plot-point metrics.
+    pub plot_points: Option<u32>,
 }
 
 impl Default for Rules {
@@ -86,6 +90,7 @@ impl Default for Rules {
             heroic_step: 5,
             effect_step_down: false,
             policy: Policy::MaxTotal,
+            plot_points: None,
         }
     }
 }

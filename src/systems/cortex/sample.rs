@@ -9,6 +9,7 @@ use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
 use crate::engine::rng::{DiceRng, DieRoller};
 
 use super::max_effect::Choice;
+use super::plot_points::PlotRoll;
 use super::rules::{Opposition, Policy};
 use super::score::{score_stream, PoolRoll};
 use super::{CortexCase, CortexHists};
@@ -55,7 +56,8 @@ impl Sampler for CortexSampler<'_> {
     type Tally = CortexHists<u64>;
 
     fn new_tally(&self) -> Self::Tally {
-        let max_total = (self.case.rules.keep * 12) as i64;
+        let points = self.case.rules.plot_points.unwrap_or(0) as usize;
+        let max_total = ((self.case.rules.keep + points) * 12) as i64;
         CortexHists {
             total: Hist::with_range(0, max_total),
             hitches: Hist::with_range(0, self.action.len() as i64),
@@ -70,6 +72,17 @@ impl Sampler for CortexSampler<'_> {
     fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally) {
         let rules = &self.case.rules;
         let mut roller = DieRoller::new(rng);
+        if let (Some(points), Opposition::Difficulty(d)) =
+            (rules.plot_points, &self.case.opposition)
+        {
+            let mut roll = PlotRoll::new(rules.keep, points as usize);
+            for &(step, sides) in &self.action {
+                roll.push(step, roller.roll(u32::from(sides)) as u8);
+            }
+            let (action, spent) = roll.spend(rules.keep, rules, *d);
+            self.case.record_spent(action, spent, 1u64, tally, true);
+            return;
+        }
         let action = match (rules.policy, &self.case.opposition) {
             (Policy::MaxEffect, Opposition::Difficulty(d)) => {
                 let mut choice = Choice::new();

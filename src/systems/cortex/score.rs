@@ -65,7 +65,7 @@ impl Scorer {
 /// `keep` slots), the largest free step and the hitch count. Branch-light:
 /// the Monte Carlo loop spends most of its time here.
 #[inline(always)]
-fn push_die<R>(held: &mut [R], free_step: &mut i8, hitches: &mut u32, step: u8, face: u8)
+pub(super) fn push_die<R>(held: &mut [R], free_step: &mut i8, hitches: &mut u32, step: u8, face: u8)
 where
     R: Copy + Ord + From<Rank> + Into<u32>,
 {
@@ -81,7 +81,7 @@ where
 }
 
 #[inline(always)]
-fn scored<R: Copy + Into<u32>>(held: &[R], free_step: i8, hitches: u32) -> PoolRoll {
+pub(super) fn scored<R: Copy + Into<u32>>(held: &[R], free_step: i8, hitches: u32) -> PoolRoll {
     PoolRoll {
         total: held_total(held),
         effect_step: free_step.max(0) as u32,

@@ -1,0 +1,135 @@
+//! Balance charts (SPEC 11): for each general `[[balance]]`, the metric on
+//! every rung of the ladder, the target as a flat line and the chosen rung
+//! marked; one panel per set of fixed keys. SPEC 6's hero-pool balances
+//! have their table and `balance.csv` only.
+
+use super::model::{
+    line_legend, palette, Axis, Chart, LineSeries, Lines, Panel, Plot, Point, Value,
+};
+use super::{columns_for, input_text, pairs, stem, width_for};
+use crate::balance::{BalanceResult, Form};
+
+/// Height of one row of panels.
+const PANEL_HEIGHT: u32 = 420;
+
+/// A chart per general balance table, in report order.
+pub fn charts(balances: &[BalanceResult]) -> Vec<Chart> {
+    let mut tables: Vec<usize> = Vec::new();
+    for b in balances.iter().filter(|b| b.form == Form::General) {
+        if !tables.contains(&b.table) {
+            tables.push(b.table);
+        }
+    }
+    tables
+        .into_iter()
+        .map(|table| {
+            let answers: Vec<&BalanceResult> = balances
+                .iter()
+                .filter(|b| b.form == Form::General && b.table == table)
+                .collect();
+            chart(table, &answers)
+        })
+        .collect()
+}
+
+/// The three series of one answer: the metric, the target, the chosen rung.
+fn series(answer: &BalanceResult) -> Vec<LineSeries> {
+    let rungs = answer.ladder.len();
+    let at = |i: usize, value: f64| Point {
+        x: (i + 1) as f64,
+        y: Value::exact(value),
+    };
+    let metric: Vec<Point> = answer
+        .ladder
+        .iter()
+        .enumerate()
+        .filter_map(|(i, rung)| Some(at(i, rung.metric?)))
+        .collect();
+    let target = vec![at(0, answer.target), at(rungs - 1, answer.target)];
+    let chosen: Vec<Point> = answer
+        .best
+        .and_then(|i| Some(at(i, answer.ladder[i].metric?)))
+        .into_iter()
+        .collect();
+    vec![
+        LineSeries {
+            name: answer.metric.clone(),
+            colour: palette(0),
+            marker: 0,
+            points: metric,
+        },
+        LineSeries {
+            name: format!("target {}", answer.target),
+            colour: palette(1),
+            marker: 5,
+            points: target,
+        },
+        LineSeries {
+            name: "closest rung".into(),
+            colour: palette(6),
+            marker: 2,
+            points: chosen,
+        },
+    ]
+}
+
+fn chart(table: usize, answers: &[&BalanceResult]) -> Chart {
+    let first = answers[0];
+    let probability = first.metric.starts_with("p_");
+    let panels: Vec<Panel> = answers
+        .iter()
+        .map(|answer| {
+            let fixed: Vec<String> = answer
+                .inputs
+                .iter()
+                .flat_map(|(k, v)| pairs(k, v))
+                .collect();
+            let ticks = answer
+                .ladder
+                .iter()
+                .enumerate()
+                .map(|(i, rung)| {
+                    let text = input_text(&rung.value);
+                    let text = match rung.label {
+                        Some(label) => format!("{text} ({label})"),
+                        None => text,
+                    };
+                    ((i + 1) as f64, text)
+                })
+                .collect();
+            Panel {
+                caption: (!fixed.is_empty()).then(|| fixed.join(", ")),
+                plot: Plot::Lines(Lines {
+                    step: false,
+                    series: series(answer),
+                    x_label: format!("{} (the ladder, in order)", answer.key),
+                    x_ticks: ticks,
+                    axis: if probability {
+                        Axis::percent(format!("{}, %", answer.metric))
+                    } else {
+                        Axis::number(answer.metric.clone(), 2)
+                    },
+                }),
+            }
+        })
+        .collect();
+    let columns = columns_for(panels.len());
+    let mut chart = Chart {
+        stem: stem(first.system, &format!("balance-{table}")),
+        title: format!(
+            "Balance: which {} brings {} closest to {}",
+            first.key, first.metric, first.target
+        ),
+        notes: vec![format!(
+            "{}: each rung of `{}` evaluated like a case; the marked rung is closest to the target (a rung where the metric is undefined never wins).",
+            first.system, first.key
+        )],
+        legend: line_legend(&series(first)),
+        panels,
+        columns,
+        width: width_for(columns),
+        height: super::model::MIN_HEIGHT,
+    };
+    chart.fit_height(PANEL_HEIGHT);
+    chart
+}

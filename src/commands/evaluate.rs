@@ -28,6 +28,8 @@ pub struct Settings {
     pub method: MethodArg,
     pub format: FormatArg,
     pub quiet: bool,
+    /// Exact Cortex results also carry their probabilities as fractions.
+    pub fractions: bool,
 }
 
 impl Settings {
@@ -53,6 +55,7 @@ impl Settings {
             method: common.method,
             format: common.format,
             quiet: common.quiet,
+            fractions: common.fractions,
         })
     }
 }
@@ -95,6 +98,11 @@ pub fn evaluate_case(
     crate::interrupt::check(cancel)?;
     let exact = || -> Result<CaseResult, ExactError> {
         let evaluation = case.spec.exact(&mut Budget::interactive())?;
+        let fractions = if settings.fractions {
+            case.spec.exact_fractions(&mut Budget::interactive())
+        } else {
+            None
+        };
         Ok(CaseResult {
             case: case.name.clone(),
             system: case.spec.system(),
@@ -105,6 +113,7 @@ pub fn evaluate_case(
             evaluation,
             ci95: Vec::new(),
             z_vs_exact: None,
+            fractions,
         })
     };
     let refuse = |e: ExactError| anyhow::Error::new(e).context(format!("case \"{}\"", case.name));
@@ -169,5 +178,6 @@ fn monte_carlo(
         evaluation,
         ci95,
         z_vs_exact,
+        fractions: None,
     })
 }

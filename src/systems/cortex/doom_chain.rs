@@ -2,7 +2,7 @@
 //! doom pool's contents. The pool only grows, by one die of four sizes per
 //! action, so the states stay few; each state's chance of success is
 //! computed once (memoised per doom pool) from the action's exact (total,
-//! hitches) distribution ([`pool_outcomes`]) and the doom pool's exact
+//! hitches) distribution ([`pool_probabilities`]) and the doom pool's exact
 //! total distribution, itself built from its parent pool's by adding one
 //! die through the same [`keep_top`] selection as every Cortex total.
 
@@ -11,7 +11,7 @@ use rustc_hash::FxHashMap;
 use crate::dice::Die;
 use crate::engine::exact::{Budget, ExactError};
 
-use super::exact::pool_outcomes;
+use super::exact::pool_probabilities;
 use super::rules::{held_total, keep_top, value_rank, Rank, MAX_KEEP};
 use super::scene::{dice_in, doom_die_step, key_of, DoomKey, SceneCase, SceneHists};
 
@@ -124,7 +124,7 @@ struct DoomPools<'a> {
 
 impl<'a> DoomPools<'a> {
     fn new(case: &'a SceneCase, budget: &mut Budget) -> Result<DoomPools<'a>, ExactError> {
-        let outcomes = pool_outcomes(
+        let outcomes = pool_probabilities(
             &case.pool,
             case.rules.keep,
             (HITCH_LEVELS - 1) as u32,
@@ -132,7 +132,7 @@ impl<'a> DoomPools<'a> {
         )?;
         let mut joint: FxHashMap<(u32, usize), f64> = FxHashMap::default();
         let mut hitch_levels = [0.0; HITCH_LEVELS];
-        for &((total, _effect, hitches), p) in &outcomes.outcomes {
+        for &((total, _effect, hitches), p) in &outcomes {
             let level = hitches as usize;
             *joint.entry((total, level)).or_insert(0.0) += p;
             hitch_levels[level] += p;
@@ -385,9 +385,9 @@ mod tests {
                 dist = table.add_die(&dist, die.sides());
             }
             let pool = Pool::parse_cortex("d12 d10 d8 2d6 d4").unwrap();
-            let reference = pool_outcomes(&pool, keep, 0, &mut Budget::unlimited()).unwrap();
+            let reference = pool_probabilities(&pool, keep, 0, &mut Budget::unlimited()).unwrap();
             let mut want = [0.0; 40];
-            for ((total, _, _), p) in reference.outcomes {
+            for ((total, _, _), p) in reference {
                 want[total as usize] += p;
             }
             let mut got = [0.0; 40];

@@ -236,9 +236,10 @@ fn probability(name: impl Into<String>, count: u128, whole: u128) -> Measured {
 }
 
 /// The mean outcome of `hist`, over its own weight, divided once; its
-/// spread from the probabilities. `base` is the share of all rolls it covers.
+/// spread (which only Monte Carlo intervals read) from the probabilities.
+/// `base` is the share of all rolls it covers.
 fn mean(name: &str, hist: &Hist<u128>, whole: u128, base: f64) -> Measured {
-    let mut metric = Metric::mean_of(name, &hist.map(|c| ratio(c, whole)), base);
+    let mut metric = Metric::mean_of(name, &hist.map(|c| c as f64 / whole as f64), base);
     let mass = count_sum(hist);
     if mass > 0 {
         let sum: i128 = hist.iter().map(|(o, c)| i128::from(o) * c as i128).sum();

@@ -109,6 +109,10 @@ pub fn ratio(numerator: u128, denominator: u128) -> f64 {
     if numerator == 0 {
         return 0.0;
     }
+    if numerator < 1 << 53 && denominator < 1 << 53 {
+        // Both exact as f64, and IEEE division rounds correctly.
+        return numerator as f64 / denominator as f64;
+    }
     let integer = numerator / denominator;
     let mut remainder = numerator % denominator;
     if integer >= 1 << 53 {

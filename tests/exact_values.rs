@@ -115,3 +115,33 @@ fn a_pools_own_metrics_are_one_number_across_the_doom_ladder() {
     }
     assert_eq!(scenario.cases.len(), 45);
 }
+
+#[test]
+fn a_long_scene_is_exact_and_reports_what_it_dropped() {
+    use oddsmith::options::{KeyStyle, RawItem, RawValue};
+    use oddsmith::systems::System;
+    let scene = |actions: i64| {
+        let entries = [
+            ("pool", RawValue::Str("d10 2d8 d6".into())),
+            ("actions", RawValue::Int(actions)),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), RawItem::new(v)))
+        .collect();
+        let system = System::CortexScene;
+        system
+            .resolve(system.options(KeyStyle::Toml, entries))
+            .unwrap()
+    };
+    // Past the old cliff at 24 actions: exact within the interactive budget,
+    // with the dropped pools' mass reported and tiny.
+    let exact = scene(40).exact(&mut Budget::interactive()).unwrap();
+    let dropped = exact.dropped_mass.expect("unlikely pools were dropped");
+    assert!(dropped > 0.0 && dropped < 1e-10, "{dropped}");
+    // Far beyond: refused, naming the scene and its pools, not the doom pool.
+    let refused = scene(400).exact(&mut Budget::interactive()).unwrap_err();
+    let message = refused.to_string();
+    assert!(message.contains("a scene of 400 actions"), "{message}");
+    assert!(message.contains("doom pools"), "{message}");
+    assert!(!message.contains("the doom pool 2d6"), "{message}");
+}

@@ -1,6 +1,8 @@
 //! Advantage-die speed (issue 4): Monte Carlo encounters per second, and the
 //! time the exact Markov chain takes for a 50-roll encounter (the target is
-//! milliseconds). Run with
+//! milliseconds); SPEC 12's variants (issue 17): two d8 counters, and a
+//! party of 4 with d8 counters over 40 rolls, with and without `share`
+//! (the target is under a second). Run with
 //! `cargo bench --bench advantage -- --warm-up-time 1 --measurement-time 3`.
 
 use std::hint::black_box;
@@ -50,5 +52,34 @@ fn exact(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, monte_carlo, exact);
+fn variants(c: &mut Criterion) {
+    let mut group = c.benchmark_group("advantage_exact_variants");
+    group.sample_size(10);
+    let two = AdvantageCase {
+        counters: 2,
+        ..case(8, 40)
+    };
+    group.bench_function("two_d8_40_rolls", |b| {
+        b.iter(|| black_box(two.exact(&mut Budget::interactive()).unwrap()))
+    });
+    for share in [false, true] {
+        let party = AdvantageCase {
+            party: 4,
+            share,
+            policy: Policy::ThresholdOrLast(7),
+            ..case(8, 40)
+        };
+        let name = if share {
+            "party_4_d8_40_rolls_share"
+        } else {
+            "party_4_d8_40_rolls"
+        };
+        group.bench_function(name, |b| {
+            b.iter(|| black_box(party.exact(&mut Budget::interactive()).unwrap()))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, monte_carlo, exact, variants);
 criterion_main!(benches);

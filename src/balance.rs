@@ -11,6 +11,7 @@
 //! The results are part of a run's report; `report::balance` writes them.
 
 use crate::dice::Pool;
+use crate::distribution::Metric;
 use crate::engine::exact::{Budget, ExactError};
 use crate::options::{Entries, KeyStyle, OptionError, Options, RawItem, RawValue};
 use crate::systems::cortex::rules::ROLL_RULE_KEYS;
@@ -219,6 +220,19 @@ impl BalanceSpec {
     /// Evaluates every rung for every hero pool, exactly. Each opposed roll
     /// gets the interactive budget of its own, like a case.
     pub fn evaluate(&self) -> Result<Vec<BalanceResult>, ExactError> {
+        self.evaluate_with(|case| {
+            let hists = case.exact_hists(&mut Budget::interactive())?;
+            Ok(case.metrics(&hists))
+        })
+    }
+
+    /// Evaluates every rung for every hero pool with `metrics_of`, which
+    /// turns one opposed roll into its metrics (by any method: `oddsmith
+    /// balance --method mc` samples the rungs exact cannot answer).
+    pub fn evaluate_with<E>(
+        &self,
+        mut metrics_of: impl FnMut(&CortexCase) -> Result<Vec<Metric>, E>,
+    ) -> Result<Vec<BalanceResult>, E> {
         let metric = self.aim.metric();
         self.pools
             .iter()
@@ -230,9 +244,7 @@ impl BalanceSpec {
                         opposition: Opposition::Pool(vs.clone()),
                         rules: self.rules,
                     };
-                    let hists = case.exact_hists(&mut Budget::interactive())?;
-                    let value = case
-                        .metrics(&hists)
+                    let value = metrics_of(&case)?
                         .into_iter()
                         .find(|m| m.name == metric)
                         .and_then(|m| m.value)

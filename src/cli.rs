@@ -27,6 +27,8 @@ pub enum Command {
     Cortex(CortexArgs),
     /// A doom-pool scene: several actions against a doom pool that grows on hitches.
     Scene(SceneArgs),
+    /// A conflict: hero and foe (or mob) trade stress, exchange by exchange, until one is out.
+    Conflict(ConflictArgs),
     /// Which rung of a doom-pool ladder gives each hero pool the target chance.
     Balance(BalanceArgs),
     /// 2d6 + stat encounters with an advantage die: a counter that may replace the lower die.
@@ -61,6 +63,8 @@ pub enum FormatArg {
     Csv,
     /// One JSON object.
     Json,
+    /// GitHub-flavoured Markdown tables, ready to post.
+    Markdown,
 }
 
 /// Flags every evaluating command takes.
@@ -90,7 +94,7 @@ pub struct CommonArgs {
     pub fractions: bool,
 }
 
-/// The Cortex roll rules shared by `cortex`, `scene` and `balance`.
+/// The Cortex roll rules shared by `cortex`, `scene`, `conflict` and `balance`.
 #[derive(Debug, Clone, Args, Default)]
 pub struct RollRuleArgs {
     /// Who wins equal totals: reaction (default, the rules text's rule) or action.
@@ -194,6 +198,37 @@ pub struct SceneArgs {
 }
 
 #[derive(Debug, Clone, Args)]
+pub struct ConflictArgs {
+    /// The hero's pool, e.g. "d10 2d8 d6".
+    pub hero: String,
+    /// The foe's own dice, e.g. "d10 d8" (may be left out with --mob).
+    #[arg(long)]
+    pub foe: Option<String>,
+    /// The foe is a mob with these team dice, all of one size, e.g. "3d8".
+    #[arg(long)]
+    pub mob: Option<String>,
+    /// Exchanges at most (1..100) [default: 5].
+    #[arg(long, allow_negative_numbers = true)]
+    pub exchanges: Option<i64>,
+    /// The foe acts after the hero in each exchange; =false for a foe who only resists [default: true].
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    pub foe_acts: Option<bool>,
+    /// The hero is out past this stress: d6, d8, d10 or d12 [default: d12].
+    #[arg(long)]
+    pub hero_stress_limit: Option<String>,
+    /// The foe is out past this stress: d6 novice, d8 expert, d10 master, d12 [default: d12]; not with --mob.
+    #[arg(long)]
+    pub foe_stress_limit: Option<String>,
+    #[command(flatten)]
+    pub rules: RollRuleArgs,
+    /// Step the effect die down when the reaction's effect die is larger.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    pub effect_step_down: Option<bool>,
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+#[derive(Debug, Clone, Args)]
 pub struct BalanceArgs {
     /// One or more hero pools, e.g. "d10 2d8 d6" "d8 d6 d6".
     #[arg(required = true)]
@@ -209,9 +244,10 @@ pub struct BalanceArgs {
     pub ladder: Option<String>,
     #[command(flatten)]
     pub rules: RollRuleArgs,
-    /// table, csv or json.
-    #[arg(long, value_enum, default_value_t = FormatArg::Table)]
-    pub format: FormatArg,
+    /// --method (auto answers each rung exactly where it can), --trials,
+    /// --seed, --threads, --format, --quiet, as for a quick command.
+    #[command(flatten)]
+    pub common: CommonArgs,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -225,10 +261,10 @@ pub struct AdvantageArgs {
     /// Rolls per encounter; the counter starts at 1 each encounter [default: 4].
     #[arg(long, allow_negative_numbers = true)]
     pub rolls: Option<i64>,
-    /// When the counter replaces the lower die: greedy (default), threshold, last or never.
+    /// When the counter replaces the lower die: greedy (default), threshold, last, threshold-or-last or never.
     #[arg(long)]
     pub policy: Option<String>,
-    /// With --policy threshold: the least counter value worth spending (1..die size).
+    /// With --policy threshold or threshold-or-last: the least counter value worth spending (1..die size).
     #[arg(long, allow_negative_numbers = true)]
     pub threshold: Option<i64>,
     /// Counter gains per tier of a roll, e.g. miss=1,weak=0,strong=0 [default: 0 each].
@@ -249,6 +285,15 @@ pub struct AdvantageArgs {
     /// What a used counter becomes: reset (to 1, default) or swap (the replaced die's value).
     #[arg(long)]
     pub on_use: Option<String>,
+    /// Advantage dice the player holds: 1 or 2 [default: 1].
+    #[arg(long, allow_negative_numbers = true)]
+    pub counters: Option<i64>,
+    /// Players rolling in turn, one counter each: 1 to 4; --rolls is the whole party's [default: 1].
+    #[arg(long, allow_negative_numbers = true)]
+    pub party: Option<i64>,
+    /// In a party: players may spend their counter on another player's roll.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    pub share: Option<bool>,
     #[command(flatten)]
     pub common: CommonArgs,
 }

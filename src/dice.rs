@@ -11,6 +11,8 @@ use std::fmt;
 
 use thiserror::Error;
 
+use crate::echo::echo;
+
 /// The die sizes Cortex Plus uses, smallest first; a die's index here is its step.
 pub const CORTEX_SIZES: [u32; 5] = [4, 6, 8, 10, 12];
 
@@ -19,18 +21,22 @@ pub const CORTEX_SIZES: [u32; 5] = [4, 6, 8, 10, 12];
 pub const MAX_POOL_DICE: u64 = 100_000;
 
 /// What went wrong reading a pool, phrased so the user can fix the input.
+/// Text echoed back from the input is cut and escaped ([`echo`]).
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum DiceError {
     #[error("the pool is empty: write dice as [N]dS terms, e.g. \"d10 2d8 d6\"")]
     Empty,
-    #[error("`{0}` is not a dice term: write [N]dS, e.g. d8 or 2d6")]
+    #[error("`{}` is not a dice term: write [N]dS, e.g. d8 or 2d6", echo(.0))]
     BadTerm(String),
-    #[error("`{0}` has no dice: the count before `d` must be at least 1")]
+    #[error("`{}` has no dice: the count before `d` must be at least 1", echo(.0))]
     ZeroCount(String),
     #[error("{0} is not a Cortex die: use d4, d6, d8, d10 or d12")]
     NotCortex(String),
-    #[error("the pool has {0} dice; at most {MAX_POOL_DICE} are allowed")]
-    TooMany(u64),
+    /// The number of dice asked for, as given (it may not fit any integer).
+    #[error("the pool has {} dice; at most {MAX_POOL_DICE} are allowed", echo(.0))]
+    TooMany(String),
+    #[error("a `+` must stand between two dice terms, e.g. \"d10+2d8\"")]
+    StrayPlus,
 }
 
 /// One `[N]dS` term as written: `count` dice with `sides` faces.
@@ -40,16 +46,52 @@ pub struct Term {
     pub sides: u32,
 }
 
+/// The terms of a pool as written, split at spaces and at `+` signs, each
+/// `+` standing between two terms (SPEC 1: `d10+2d8+d6`); a leading,
+/// trailing or doubled `+` is an error rather than silently dropped.
+fn split_terms(text: &str) -> Result<Vec<&str>, DiceError> {
+    let mut terms = Vec::new();
+    let mut plus_pending = false;
+    for spaced in text.split_whitespace() {
+        for (i, piece) in spaced.split('+').enumerate() {
+            if i > 0 {
+                if plus_pending || terms.is_empty() {
+                    return Err(DiceError::StrayPlus);
+                }
+                plus_pending = true;
+            }
+            if !piece.is_empty() {
+                terms.push(piece);
+                plus_pending = false;
+            }
+        }
+    }
+    if plus_pending {
+        return Err(DiceError::StrayPlus);
+    }
+    Ok(terms)
+}
+
+/// The digits of a count without leading zeros, for saying how many dice
+/// were asked for when the number fits no integer.
+fn as_given(digits: &str) -> String {
+    let trimmed = digits.trim_start_matches('0');
+    if trimmed.is_empty() { "0" } else { trimmed }.to_string()
+}
+
 /// Reads dice notation into terms, in the order written. Terms are separated
 /// by spaces and/or `+`; `d` may be upper case. Any number of sides >= 1 is
-/// accepted here; each system checks the sizes it allows.
+/// accepted here; each system checks the sizes it allows. A pool past
+/// [`MAX_POOL_DICE`] is read to its end (terms are small) so the error can
+/// say how many dice it asked for.
 pub fn parse_terms(text: &str) -> Result<Vec<Term>, DiceError> {
     let mut terms = Vec::new();
-    let mut total: u64 = 0;
-    for raw in text.split(|c: char| c == '+' || c.is_whitespace()) {
-        if raw.is_empty() {
-            continue;
-        }
+    // Counted past u64 so a sum of huge terms is reported as given.
+    let mut total: u128 = 0;
+    let mut too_large_to_count: Option<String> = None;
+    let written = split_terms(text)?;
+    let term_count = written.len();
+    for raw in written {
         let lower = raw.to_ascii_lowercase();
         let (count_text, sides_text) = lower
             .split_once('d')
@@ -58,12 +100,16 @@ pub fn parse_terms(text: &str) -> Result<Vec<Term>, DiceError> {
         if !(count_text.is_empty() || all_digits(count_text)) || !all_digits(sides_text) {
             return Err(DiceError::BadTerm(raw.to_string()));
         }
-        let count: u64 = if count_text.is_empty() {
+        let count: u128 = if count_text.is_empty() {
             1
         } else {
-            count_text
-                .parse()
-                .map_err(|_| DiceError::TooMany(u64::MAX))?
+            match count_text.parse() {
+                Ok(count) => count,
+                Err(_) => {
+                    too_large_to_count.get_or_insert_with(|| as_given(count_text));
+                    u128::MAX
+                }
+            }
         };
         if count == 0 {
             return Err(DiceError::ZeroCount(raw.to_string()));
@@ -72,10 +118,21 @@ pub fn parse_terms(text: &str) -> Result<Vec<Term>, DiceError> {
             .parse()
             .map_err(|_| DiceError::BadTerm(raw.to_string()))?;
         total = total.saturating_add(count);
-        if total > MAX_POOL_DICE {
-            return Err(DiceError::TooMany(total));
+        if total <= u128::from(MAX_POOL_DICE) {
+            terms.push(Term {
+                count: count as u64,
+                sides,
+            });
         }
-        terms.push(Term { count, sides });
+    }
+    if total > u128::from(MAX_POOL_DICE) {
+        let given = match too_large_to_count {
+            Some(count) if term_count == 1 => count,
+            Some(count) => format!("more than {count}"),
+            None if total == u128::MAX => format!("more than {}", u128::MAX),
+            None => total.to_string(),
+        };
+        return Err(DiceError::TooMany(given));
     }
     if terms.is_empty() {
         return Err(DiceError::Empty);
@@ -253,6 +310,33 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("d4, d6, d8, d10 or d12"));
+    }
+
+    /// Issue 15: a `+` stands between two terms; none may lead, trail or double.
+    #[test]
+    fn a_plus_stands_between_two_terms() {
+        for bad in ["2d6+", "+d6", "d6++d8", "d6 + + d8", "+", "d6 +"] {
+            assert_eq!(Pool::parse_cortex(bad), Err(DiceError::StrayPlus), "{bad}");
+        }
+        for good in ["d6+d8", "d6 + d8", "d6+ d8", "d6 +d8", "d6 d8"] {
+            assert_eq!(
+                Pool::parse_cortex(good).unwrap().to_string(),
+                "d8 d6",
+                "{good}"
+            );
+        }
+    }
+
+    /// Issue 15 item 20: the count asked for is reported as given, never
+    /// saturated or cut off at the first term past the cap.
+    #[test]
+    fn too_many_dice_are_counted_as_given() {
+        let message = |text: &str| Pool::parse_cortex(text).unwrap_err().to_string();
+        assert!(message("18446744073709551617d6").contains("has 18446744073709551617 dice"));
+        assert!(message(&"d6 ".repeat(350_000)).contains("has 350000 dice"));
+        let huge = format!("{}d6", "9".repeat(50));
+        assert!(message(&huge).contains(&format!("has {} dice", "9".repeat(50))));
+        assert!(message(&format!("d6 {huge}")).contains(&format!("more than {}", "9".repeat(50))));
     }
 
     #[test]

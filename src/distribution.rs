@@ -127,6 +127,11 @@ impl Hist<f64> {
             return None;
         }
         let mean = self.iter().map(|(o, w)| o as f64 * w).sum::<f64>() / mass;
+        // One outcome is no spread at all, exactly, not the rounding residue
+        // the sum below leaves (a mean of identical samples has no interval).
+        if self.iter().filter(|&(_, w)| w > 0.0).count() == 1 {
+            return Some((mean, 0.0));
+        }
         let variance = self
             .iter()
             .map(|(o, w)| (o as f64 - mean).powi(2) * w)

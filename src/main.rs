@@ -11,12 +11,14 @@ static CANCEL: AtomicBool = AtomicBool::new(false);
 
 fn main() {
     let cli = oddsmith::cli::Cli::parse();
+    // SIGTERM and SIGHUP too (ctrlc's `termination` feature): a `kill` or a
+    // closed terminal must not leave temporary files or a half-new folder.
     // Ctrl-C asks the run to stop at its next Monte Carlo block or case; the
     // run then ends with 130 before any report file is written (a watchdog
     // makes sure of it within a second: see `oddsmith::interrupt`).
     let _ = ctrlc::set_handler(|| {
         if let Some(_ending) = interrupt::on_interrupt(&CANCEL) {
-            eprintln!("{}", interrupt::MESSAGE);
+            oddsmith::messages::say(interrupt::MESSAGE);
             std::process::exit(130);
         }
     });
@@ -25,9 +27,9 @@ fn main() {
         // Held until the exit, so the watchdog cannot print a second message.
         let _ending = (code == 130).then(interrupt::ending);
         if _ending.is_some() {
-            eprintln!("{}", interrupt::MESSAGE);
+            oddsmith::messages::say(interrupt::MESSAGE);
         } else {
-            eprintln!("error: {error:#}");
+            oddsmith::messages::say(format_args!("error: {error:#}"));
         }
         std::process::exit(code);
     }

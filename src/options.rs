@@ -226,6 +226,16 @@ impl Options {
         found
     }
 
+    /// The value the case itself gives for `key` (not a defaults table's),
+    /// without taking it: for checking that a key applies to the case.
+    pub fn given_by_case(&self, key: &str) -> Option<&RawItem> {
+        self.entries
+            .iter()
+            .filter(|(k, item)| k == key && item.layer > 0)
+            .map(|(_, item)| item)
+            .next_back()
+    }
+
     fn wrong_type(&self, key: &str, item: &RawItem, wanted: &str) -> OptionError {
         self.error_at(
             item,
@@ -262,8 +272,9 @@ impl Options {
             None => Err(self.error_at(
                 &item,
                 format!(
-                    "{} is \"{text}\"; allowed: {}",
+                    "{} is \"{}\"; allowed: {}",
                     self.key_name(key),
+                    crate::echo::echo(&text),
                     allowed
                         .iter()
                         .map(|a| format!("\"{a}\""))

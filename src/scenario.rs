@@ -10,7 +10,9 @@ use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
 use crate::balance::{self, BalanceSpec};
+use crate::echo::echo;
 use crate::errors::InputError;
+use crate::line_index::LineIndex;
 use crate::options::{Entries, KeyStyle, Options, Pos, RawItem, RawValue};
 use crate::systems::{self, Case, System};
 
@@ -30,23 +32,20 @@ pub struct Scenario {
     pub balances: Vec<BalanceSpec>,
 }
 
-/// Byte offset to 1-based line and column (in characters).
+/// Byte offset to 1-based line and column (in characters), for a one-off
+/// lookup; the reader keeps a [`LineIndex`] for its many.
 fn position(text: &str, offset: usize) -> Pos {
-    let offset = offset.min(text.len());
-    let before = &text[..text.floor_char_boundary(offset)];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    Pos { line, col }
+    LineIndex::new(text).position(offset)
 }
 
 struct Reader<'t> {
-    text: &'t str,
+    lines: LineIndex<'t>,
     file: String,
 }
 
 impl Reader<'_> {
     fn at(&self, span: std::ops::Range<usize>) -> Pos {
-        position(self.text, span.start)
+        self.lines.position(span.start)
     }
 
     fn error(&self, at: Option<Pos>, message: impl std::fmt::Display) -> InputError {
@@ -126,16 +125,58 @@ impl Reader<'_> {
     }
 }
 
+/// The largest scenario file read: the biggest sensible scenario (100,000
+/// written-out cases) is a few megabytes, and a cap means a path such as
+/// `/dev/zero` is refused instead of filling memory.
+pub const MAX_SCENARIO_BYTES: u64 = 16 * 1024 * 1024;
+
 /// Loads and validates a scenario file.
 pub fn load(path: &Path) -> Result<Scenario, InputError> {
     let file = path.display().to_string();
-    let bytes =
-        std::fs::read(path).map_err(|e| InputError(format!("cannot read scenario {file}: {e}")))?;
+    let bytes = read_scenario_file(path, &file)?;
     let default_name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "scenario".into());
     parse_bytes(&bytes, &file, &default_name)
+}
+
+/// A scenario file's bytes. Only a regular file is read (a FIFO would block
+/// forever, a device such as `/dev/zero` never ends), and at most
+/// [`MAX_SCENARIO_BYTES`] of it.
+fn read_scenario_file(path: &Path, file: &str) -> Result<Vec<u8>, InputError> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| InputError(format!("cannot read scenario {file}: {e}"));
+    // Looked at before opening: opening a FIFO for reading already blocks.
+    let metadata = std::fs::metadata(path).map_err(cannot)?;
+    if !metadata.is_file() {
+        let kind = if metadata.is_dir() {
+            "a folder"
+        } else {
+            "not a regular file (a device, pipe or socket)"
+        };
+        return Err(InputError(format!(
+            "cannot read scenario {file}: it is {kind}; a scenario is a TOML file"
+        )));
+    }
+    let too_big = || {
+        InputError(format!(
+            "scenario {file} is larger than {} MB; split it into several scenarios",
+            MAX_SCENARIO_BYTES / (1024 * 1024)
+        ))
+    };
+    if metadata.len() > MAX_SCENARIO_BYTES {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_SCENARIO_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(cannot)?;
+    // The file may have grown since it was looked at.
+    if bytes.len() as u64 > MAX_SCENARIO_BYTES {
+        return Err(too_big());
+    }
+    Ok(bytes)
 }
 
 /// Parses a scenario file's bytes: UTF-8 (a leading byte-order mark, as some
@@ -166,24 +207,58 @@ fn take_string(reader: &Reader<'_>, item: &RawItem, key: &str) -> Result<String,
     }
 }
 
-/// The scenario's `name`, which is also its report folder's name
-/// (`reports/<name>/`), so it must be one plain folder name: a name such as
-/// `../..` or `a/b` would write the report somewhere else.
+/// Why `name` cannot name a report folder, if it cannot. The scenario's
+/// name is its report folder's name (`reports/<name>/`), whether written as
+/// `name` or taken from the file's name, so it must be one plain folder
+/// name: `..` or `a/b` would write the report somewhere else, and
+/// `index.html` or `index.md` would collide with the index `oddsmith report`
+/// writes beside the folders (refused in any letter case, for file systems
+/// that ignore it).
+fn folder_name_problem(name: &str) -> Option<&'static str> {
+    if name.trim().is_empty() || name == "." || name == ".." {
+        Some("it is not a folder name")
+    } else if name.chars().any(|c| c == '/' || c == '\\') {
+        Some("it holds / or \\")
+    } else if name.chars().any(char::is_control) {
+        Some("it holds a control character")
+    } else if ["index.html", "index.md"].contains(&name.to_lowercase().as_str()) {
+        Some("the index of `oddsmith report` has that name")
+    } else {
+        None
+    }
+}
+
+const FOLDER_NAME_HINT: &str = "use one plain folder name, without / or \\ (e.g. \"doom-ladder\")";
+
 fn folder_name(reader: &Reader<'_>, item: &RawItem) -> Result<String, InputError> {
     let name = take_string(reader, item, "name")?;
-    let bad = name.trim().is_empty()
-        || name == "."
-        || name == ".."
-        || name
-            .chars()
-            .any(|c| c == '/' || c == '\\' || c.is_control());
-    if bad {
-        return Err(reader.error(
+    match folder_name_problem(&name) {
+        Some(problem) => Err(reader.error(
             item.at,
-            format!("`name` is \"{}\", but it is also the report folder's name: use one plain folder name, without / or \\ (e.g. \"doom-ladder\")", name.escape_debug()),
-        ));
+            format!("`name` is \"{}\", but it is also the report folder's name and {problem}: {FOLDER_NAME_HINT}", echo(&name)),
+        )),
+        None => Ok(name),
     }
-    Ok(name)
+}
+
+/// A case's name appears in tables, charts and messages: it must say
+/// something, and hold no control characters (they would break the SVG
+/// charts and the terminal).
+fn check_case_name(reader: &Reader<'_>, name: &str, at: Option<Pos>) -> Result<(), InputError> {
+    let problem = if name.trim().is_empty() {
+        "is empty"
+    } else if name.chars().any(char::is_control) {
+        "holds a control character"
+    } else {
+        return Ok(());
+    };
+    Err(reader.error(
+        at,
+        format!(
+            "the case name \"{}\" {problem}: give the case a `name` of printable characters",
+            echo(name)
+        ),
+    ))
 }
 
 fn take_count(reader: &Reader<'_>, item: &RawItem, key: &str, min: i64) -> Result<u64, InputError> {
@@ -228,7 +303,7 @@ fn locate_spanless(text: &str) -> Pos {
 /// Parses scenario text; `file` names it in errors.
 pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, InputError> {
     let reader = Reader {
-        text,
+        lines: LineIndex::new(text),
         file: file.to_string(),
     };
     let document = DeTable::parse(text).map_err(|e| {
@@ -238,6 +313,15 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
         });
         reader.error(at, format!("TOML syntax error: {}", e.message().trim()))
     })?;
+    // The case cap is checked on the parsed tables, before any is converted
+    // or resolved, so a file far past it is refused at once.
+    for (key, value) in document.get_ref() {
+        if let ("case", DeValue::Array(items)) = (key.get_ref().as_ref(), value.get_ref()) {
+            if let Some(first_past) = items.get(MAX_CASES) {
+                return Err(reader.error(Some(reader.at(first_past.span())), too_many_cases()));
+            }
+        }
+    }
     let top = reader.entries(document.get_ref(), 1)?;
 
     let mut scenario = Scenario {
@@ -295,6 +379,17 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
             }
         }
     }
+    if !top.iter().any(|(key, _)| key == "name") {
+        if let Some(problem) = folder_name_problem(&scenario.name) {
+            return Err(reader.error(
+                None,
+                format!(
+                    "the report folder is named after the file, \"{}\", but {problem}: give the scenario a `name`; {FOLDER_NAME_HINT}",
+                    echo(&scenario.name)
+                ),
+            ));
+        }
+    }
     // Keys in a defaults table are checked even when no case uses them.
     for (system, entries) in &defaults {
         check_defaults(&reader, *system, entries)?;
@@ -304,21 +399,19 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
     // name with every other.
     let mut names: std::collections::HashMap<String, Option<Pos>> = Default::default();
     let mut add_case = |case: Case, at: Option<Pos>| -> Result<(), InputError> {
+        check_case_name(&reader, &case.name, at)?;
         if let Some(first) = names.get(&case.name) {
             let first = first.map_or(String::new(), |p| format!(" (first at line {})", p.line));
             return Err(reader.error(
                 at,
                 format!(
                     "duplicate case name \"{}\"{first}: give each case its own `name`",
-                    case.name
+                    echo(&case.name)
                 ),
             ));
         }
         if names.len() >= MAX_CASES {
-            return Err(reader.error(
-                at,
-                format!("more than {MAX_CASES} cases; split the scenario"),
-            ));
+            return Err(reader.error(at, too_many_cases()));
         }
         names.insert(case.name.clone(), at);
         scenario.cases.push(case);
@@ -345,6 +438,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
             .filter(|(_, i)| matches!(i.value, RawValue::Array(_)))
             .map(|(k, _)| k.clone())
             .collect();
+        let mut canonical: std::collections::HashMap<String, String> = Default::default();
         let mut count: usize = 1;
         for (key, item) in &rest {
             if let RawValue::Array(values) = &item.value {
@@ -408,6 +502,22 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
                 None if generated.is_empty() => system.name().to_string(),
                 None => generated,
             };
+            // Two combinations of one sweep differ in some swept value, so
+            // equal resolved inputs (every value in canonical form) mean a
+            // value listed twice under two spellings, `d8` and `1d8`.
+            let inputs = serde_json::Value::Object(spec.inputs()).to_string();
+            // (A value listed twice as written is a duplicate name, said below.)
+            if let Some(first) = canonical.get(&inputs).filter(|first| **first != name) {
+                return Err(reader.error(
+                    at,
+                    format!(
+                        "the sweep's case \"{}\" is the same case as \"{}\" (one value written two ways): list each value once",
+                        echo(&name),
+                        echo(first)
+                    ),
+                ));
+            }
+            canonical.insert(inputs, name.clone());
             add_case(Case { name, spec }, at)?;
         }
     }
@@ -436,6 +546,10 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
     Ok(scenario)
 }
 
+fn too_many_cases() -> String {
+    format!("more than {MAX_CASES} cases; split the scenario")
+}
+
 /// An unnamed case (a quick command's, an unnamed `[[case]]`) named from
 /// its system's main inputs, as a sweep over them would name it.
 pub fn default_case_name(spec: &dyn systems::SystemCase) -> String {
@@ -448,7 +562,7 @@ pub fn default_case_name(spec: &dyn systems::SystemCase) -> String {
     if let Some(name) = spec.sweep_name(&main_keys) {
         return name;
     }
-    let inputs = spec.inputs();
+    let inputs = spec.naming_inputs();
     main_keys
         .iter()
         .filter_map(|k| {
@@ -474,7 +588,11 @@ fn split_case(
     for (key, item) in entries {
         match key.as_str() {
             "system" => system = Some(take_string(reader, &item, "system")?),
-            "name" => name = Some(take_string(reader, &item, "name")?),
+            "name" => {
+                let text = take_string(reader, &item, "name")?;
+                check_case_name(reader, &text, item.at)?;
+                name = Some(text);
+            }
             _ => rest.push((key, item)),
         }
     }

@@ -20,14 +20,31 @@ fn effective_trials(spread: Spread, trials: u64) -> f64 {
     (base * trials as f64).round()
 }
 
-/// Wilson score interval for a share `p` of `n` trials.
+/// Wilson score interval for a share `p` of `n` trials. At p = 0 the lower
+/// bound is exactly 0 and at p = 1 the upper bound exactly 1 (SPEC 8): the
+/// formula gives them only up to rounding (2.8e-17, 0.9999999999999999).
 pub fn wilson(p: f64, n: f64, z: f64) -> (f64, f64) {
     let z2 = z * z;
     let denominator = 1.0 + z2 / n;
     let centre = (p + z2 / (2.0 * n)) / denominator;
     let half = z / denominator * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).max(0.0).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    let low = if p <= 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let high = if p >= 1.0 {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (low, high)
 }
+
+/// A mean resting on fewer samples than this has no interval (SPEC 8): the
+/// normal approximation behind mean +/- z standard errors is not to be
+/// trusted on so few.
+pub const MIN_MEAN_SAMPLES: f64 = 30.0;
 
 /// Standard error of a Monte Carlo metric; `None` when undefined.
 pub fn standard_error(metric: &Metric, trials: u64) -> Option<f64> {
@@ -53,7 +70,13 @@ pub fn interval95(metric: &Metric, trials: u64) -> Option<(f64, f64)> {
             let n = effective_trials(metric.spread, trials);
             (n >= 1.0).then(|| wilson(value, n, z))
         }
-        Spread::Mean { .. } => {
+        Spread::Mean { variance, .. } => {
+            // Samples with no spread give a zero-width interval that claims
+            // a certainty the run does not have: none rather than a false one.
+            let n = effective_trials(metric.spread, trials);
+            if n < MIN_MEAN_SAMPLES || variance <= 0.0 {
+                return None;
+            }
             let se = standard_error(metric, trials)?;
             Some((value - z * se, value + z * se))
         }
@@ -102,6 +125,36 @@ mod tests {
         assert!(hi0 > 0.03 && hi0 < 0.04);
     }
 
+    /// Issue 15 item 17: exact bounds at the ends, for any number of trials.
+    #[test]
+    fn wilson_bounds_are_exact_at_zero_and_one() {
+        for n in [1.0, 5.0, 7.0, 100.0, 1e6] {
+            assert_eq!(wilson(0.0, n, z95()).0, 0.0, "{n}");
+            assert_eq!(wilson(1.0, n, z95()).1, 1.0, "{n}");
+        }
+    }
+
+    fn mean_metric(variance: f64, base: f64) -> Metric {
+        Metric {
+            name: "m".into(),
+            value: Some(1.0),
+            spread: Spread::Mean { variance, base },
+        }
+    }
+
+    /// Issue 15 item 16: no interval for a mean of fewer than 30 samples or
+    /// of samples with no spread; one from 30 samples with spread.
+    #[test]
+    fn a_mean_of_few_or_identical_samples_has_no_interval() {
+        assert_eq!(interval95(&mean_metric(0.0, 1.0), 100_000), None);
+        assert_eq!(
+            interval95(&mean_metric(1.0, 14.0 / 100_000.0), 100_000),
+            None
+        );
+        assert_eq!(interval95(&mean_metric(1.0, 29.0 / 100.0), 100), None);
+        assert!(interval95(&mean_metric(1.0, 30.0 / 100.0), 100).is_some());
+    }
+
     #[test]
     fn mean_interval_uses_the_sample_variance() {
         let metric = Metric {
@@ -112,8 +165,8 @@ mod tests {
                 base: 1.0,
             },
         };
-        let (lo, hi) = interval95(&metric, 5).unwrap();
-        let se = (4.0_f64 * 5.0 / 4.0 / 5.0).sqrt();
+        let (lo, hi) = interval95(&metric, 50).unwrap();
+        let se = (4.0_f64 * 50.0 / 49.0 / 50.0).sqrt();
         assert!((hi - lo - 2.0 * z95() * se).abs() < 1e-12);
     }
 }

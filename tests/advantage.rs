@@ -1,6 +1,7 @@
-//! The advantage die (SPEC 4): exact against Monte Carlo for every policy
+//! The advantage die (SPEC 4 and 12): exact against Monte Carlo for every
+//! policy, every variant (two counters, a party with and without `share`)
 //! and both `on_use` values, the quick command's flags and bad input, and
-//! the example scenario.
+//! the example scenarios.
 
 mod common;
 
@@ -53,6 +54,158 @@ fn exact_and_monte_carlo_agree_for_every_policy_and_on_use() {
             assert_eq!(exact.rows.len(), 15);
         }
     }
+}
+
+#[test]
+fn exact_and_monte_carlo_agree_for_every_variant_and_on_use() {
+    // SPEC 12: the players' habit, two counters, a party apart and sharing.
+    let trials = 200_000;
+    let base = AdvantageCase {
+        die: 8,
+        rolls: 6,
+        gain_on: [1, 0, 1],
+        gain_chance: 0.5,
+        gm_reduce_chance: 0.2,
+        ..AdvantageCase::default()
+    };
+    let variants = [
+        AdvantageCase {
+            policy: Policy::ThresholdOrLast(7),
+            ..base.clone()
+        },
+        AdvantageCase {
+            counters: 2,
+            ..base.clone()
+        },
+        AdvantageCase {
+            counters: 2,
+            policy: Policy::ThresholdOrLast(5),
+            stat: -1,
+            ..base.clone()
+        },
+        AdvantageCase {
+            party: 3,
+            rolls: 9,
+            policy: Policy::ThresholdOrLast(6),
+            ..base.clone()
+        },
+        AdvantageCase {
+            party: 3,
+            share: true,
+            rolls: 9,
+            policy: Policy::ThresholdOrLast(6),
+            ..base.clone()
+        },
+        AdvantageCase {
+            party: 4,
+            share: true,
+            rolls: 8,
+            policy: Policy::Last,
+            die: 4,
+            ..base.clone()
+        },
+    ];
+    for case in variants {
+        for on_use in [OnUse::Reset, OnUse::Swap] {
+            let case = AdvantageCase {
+                on_use,
+                ..case.clone()
+            };
+            let (exact, _) = common::assert_monte_carlo_agrees(&case, trials, 11);
+            assert_eq!(exact.rows.len(), 3 * case.rolls as usize);
+        }
+    }
+}
+
+#[test]
+fn a_party_without_share_plays_as_players_alone() {
+    // Without share each player's counter sees only their own rolls, so a
+    // party of 3 over 9 rolls is three lone players over 3 rolls each: the
+    // per-encounter means add up, and roll 3k+1's tiers are a lone
+    // player's roll k+1 (SPEC 12, 3).
+    let lone = AdvantageCase {
+        die: 8,
+        rolls: 3,
+        gain_on: [1, 0, 0],
+        policy: Policy::ThresholdOrLast(6),
+        ..AdvantageCase::default()
+    };
+    let party = AdvantageCase {
+        party: 3,
+        rolls: 9,
+        ..lone.clone()
+    };
+    let alone = lone.exact(&mut Budget::unlimited()).unwrap();
+    let together = party.exact(&mut Budget::unlimited()).unwrap();
+    let value = |e: &oddsmith::distribution::Evaluation, name: &str| {
+        e.metrics
+            .iter()
+            .find(|m| m.name == name)
+            .unwrap()
+            .value
+            .unwrap()
+    };
+    for name in [
+        "strong_per_encounter",
+        "uses_per_encounter",
+        "miss_to_strong_per_encounter",
+    ] {
+        assert!((value(&together, name) - 3.0 * value(&alone, name)).abs() < 1e-12);
+    }
+    let p_none = 1.0 - value(&alone, "p_encounter_strong");
+    assert!((value(&together, "p_encounter_strong") - (1.0 - p_none.powi(3))).abs() < 1e-12);
+    for (k, row) in together.rows.iter().enumerate() {
+        let roll = k / 3;
+        let own = &alone.rows[(roll / 3) * 3 + k % 3];
+        assert_eq!(row.outcome, own.outcome);
+        assert!((row.probability - own.probability).abs() < 1e-12);
+    }
+    // Sharing lends counters across players, so the party does better.
+    let shared = AdvantageCase {
+        share: true,
+        ..party.clone()
+    };
+    let shared = shared.exact(&mut Budget::unlimited()).unwrap();
+    assert!(value(&shared, "p_strong") > value(&together, "p_strong"));
+}
+
+#[test]
+fn variant_flags_are_inputs_and_name_the_case_only_when_not_defaults() {
+    let lone = advantage_json(&[]);
+    assert_eq!(lone["inputs"]["counters"], 1);
+    assert_eq!(lone["inputs"]["party"], 1);
+    assert!(lone["inputs"].get("share").is_none());
+    assert_eq!(lone["case"], "die=d6, stat=0, rolls=4, policy=greedy");
+    let party = advantage_json(&["--party", "3", "--rolls", "9", "--share"]);
+    assert_eq!(party["inputs"]["party"], 3);
+    assert_eq!(party["inputs"]["share"], true);
+    assert_eq!(
+        party["case"],
+        "die=d6, stat=0, rolls=9, policy=greedy, party=3, share=true"
+    );
+    let apart = advantage_json(&["--party", "2", "--share=false"]);
+    assert_eq!(apart["inputs"]["share"], false);
+    assert_eq!(
+        apart["case"],
+        "die=d6, stat=0, rolls=4, policy=greedy, party=2"
+    );
+    let two = advantage_json(&[
+        "--counters",
+        "2",
+        "--policy",
+        "threshold-or-last",
+        "--threshold",
+        "5",
+    ]);
+    assert_eq!(two["inputs"]["counters"], 2);
+    assert_eq!(two["inputs"]["threshold"], 5);
+    assert_eq!(
+        two["case"],
+        "die=d6, stat=0, rolls=4, policy=threshold-or-last, threshold=5, counters=2"
+    );
+    // Two counters may be spent together: up to 2 uses a roll.
+    let uses = two["metrics"]["uses_per_encounter"].as_f64().unwrap();
+    assert!(uses > 0.0 && uses <= 8.0);
 }
 
 #[test]
@@ -230,7 +383,7 @@ fn bad_input_exits_2_with_a_clear_message() {
         (&["--rolls", "0"], "`--rolls` must be a whole number from 1"),
         (
             &["--policy", "yolo"],
-            "allowed: \"greedy\", \"threshold\", \"last\", \"never\"",
+            "allowed: \"greedy\", \"threshold\", \"last\", \"threshold-or-last\", \"never\"",
         ),
         (&["--policy", "threshold"], "needs `--threshold`"),
         (
@@ -263,6 +416,32 @@ fn bad_input_exits_2_with_a_clear_message() {
         (&["--gain-on", "fail=1"], "unknown tier `fail`"),
         (&["--gain-on", "miss=1,miss=2"], "given twice"),
         (&["--on-use", "keep"], "allowed: \"reset\", \"swap\""),
+        (
+            &["--policy", "threshold-or-last"],
+            "`--policy` \"threshold-or-last\" needs `--threshold`",
+        ),
+        (
+            &["--policy", "threshold-or-last", "--threshold", "9"],
+            "from 1 to 6 (the d6's size), not 9",
+        ),
+        (
+            &["--counters", "2", "--party", "3"],
+            "`--counters` = 2 needs `--party` = 1",
+        ),
+        (
+            &["--counters", "3"],
+            "`--counters` must be a whole number from 1 to 2",
+        ),
+        (
+            &["--party", "5"],
+            "`--party` must be a whole number from 1 to 4, not 5",
+        ),
+        (
+            &["--party", "0"],
+            "`--party` must be a whole number from 1 to 4, not 0",
+        ),
+        (&["--share"], "`--share` only applies to a party"),
+        (&["--party", "2", "--share=maybe"], "invalid value"),
     ];
     for (args, message) in cases {
         let output = oddsmith().arg("advantage").args(*args).output().unwrap();
@@ -301,6 +480,29 @@ fn the_example_scenario_runs_and_writes_per_roll_tiers() {
 }
 
 #[test]
+fn the_variants_scenario_compares_setups_and_dice() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report");
+    oddsmith()
+        .args([
+            "run",
+            "scenarios/advantage-variants.toml",
+            "--quiet",
+            "--format",
+            "csv",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    // The baseline, 3 dice x (one die, two dice), 3 dice x 2 parties x share.
+    assert_eq!(summary.lines().count(), 1 + 1 + 6 + 12);
+    assert!(summary.contains("\nd8 party of 4: share=true,advantage,exact,"));
+    assert!(out.join("advantage-setups.png").exists());
+}
+
+#[test]
 fn scenario_errors_name_the_line() {
     let dir = tempfile::tempdir().unwrap();
     let run = |text: &str| {
@@ -332,6 +534,26 @@ fn scenario_errors_name_the_line() {
     let err = run("[[case]]\nsystem = \"advantage\"\npolicy = \"greedy\"\nthreshold = 3\n");
     assert!(
         err.contains("s.toml:4:1") && err.contains("only applies"),
+        "{err}"
+    );
+    let err = run("[[case]]\nsystem = \"advantage\"\nparty = 2\ncounters = 2\n");
+    assert!(
+        err.contains("s.toml:4:1") && err.contains("`counters` = 2 needs `party` = 1"),
+        "{err}"
+    );
+    let err = run("[[case]]\nsystem = \"advantage\"\nparty = 7\n");
+    assert!(
+        err.contains("s.toml:3:1") && err.contains("`party` must be a whole number from 1 to 4"),
+        "{err}"
+    );
+    let err = run("[[case]]\nsystem = \"advantage\"\nshare = true\n");
+    assert!(
+        err.contains("s.toml:3:1") && err.contains("`share` only applies to a party"),
+        "{err}"
+    );
+    let err = run("[[case]]\nsystem = \"advantage\"\npolicy = \"threshold-or-last\"\n");
+    assert!(
+        err.contains("s.toml:1:1") && err.contains("needs `threshold`"),
         "{err}"
     );
     let err = run("[advantage]\npool = \"d6\"\n[[case]]\nsystem = \"advantage\"\n");
@@ -366,4 +588,29 @@ fn defaults_table_threshold_is_left_to_threshold_cases() {
     assert_eq!(results[1]["inputs"]["threshold"], 3);
     assert_eq!(results[1]["inputs"]["gain_on"]["miss"], 1);
     assert_eq!(results[1]["case"], "policy=threshold");
+}
+
+#[test]
+fn defaults_table_share_is_left_to_parties() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.toml");
+    std::fs::write(
+        &path,
+        "[advantage]\nshare = true\n[[sweep]]\nsystem = \"advantage\"\nparty = [1, 2]\n",
+    )
+    .unwrap();
+    let output = oddsmith()
+        .args(["run", "--no-report", "--quiet", "--format", "json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let results = json["results"].as_array().unwrap();
+    assert!(results[0]["inputs"].get("share").is_none());
+    assert_eq!(results[1]["inputs"]["share"], true);
 }

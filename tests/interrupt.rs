@@ -59,18 +59,23 @@ fn wait_for_threads(child: &mut Child, n: usize) {
 }
 
 /// Sends SIGINT and returns the exit code, the seconds until exit and stderr.
-fn interrupt(mut child: Child) -> (Option<i32>, f64, String) {
+fn interrupt(child: Child) -> (Option<i32>, f64, String) {
+    signal(child, libc::SIGINT)
+}
+
+/// Sends `signal` and returns the exit code, the seconds until exit and stderr.
+fn signal(mut child: Child, signal: libc::c_int) -> (Option<i32>, f64, String) {
     let pid = child.id() as libc::pid_t;
     let sent = Instant::now();
     // SAFETY: kill() only sends a signal to our own child process.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
         if sent.elapsed() > Duration::from_secs(30) {
             child.kill().unwrap();
-            panic!("still running 30 s after SIGINT");
+            panic!("still running 30 s after signal {signal}");
         }
         std::thread::sleep(Duration::from_millis(5));
     };
@@ -168,6 +173,43 @@ fn sigint_during_monte_carlo_exits_130_and_keeps_the_old_report() {
     let (code, seconds, stderr) = interrupt(child);
     check_interrupted(code, seconds, &stderr);
     assert_eq!(snapshot(&out), before, "the old report folder changed");
+}
+
+/// Issue 15 item 8: SIGTERM (a `kill`, a service stopping) and SIGHUP (the
+/// terminal closing) end a run as Ctrl-C does: no temporary file, no
+/// half-new folder.
+#[test]
+fn sigterm_and_sighup_are_handled_like_ctrl_c() {
+    for sig in [libc::SIGTERM, libc::SIGHUP] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("report");
+        let scenario = write(
+            dir.path(),
+            "s.toml",
+            "[[case]]\nsystem = \"cortex\"\npool = \"d10 2d8 d6\"\nvs = \"2d6\"\n",
+        );
+        let before = old_report(&scenario, &out);
+        let mut child = spawn(
+            &[
+                "run",
+                scenario.to_str().unwrap(),
+                "--method",
+                "mc",
+                "--trials",
+                "10000000000",
+            ],
+            &out,
+        );
+        wait_for_threads(&mut child, 3);
+        std::thread::sleep(Duration::from_millis(300));
+        let (code, seconds, stderr) = signal(child, sig);
+        check_interrupted(code, seconds, &stderr);
+        assert_eq!(
+            snapshot(&out),
+            before,
+            "signal {sig}: the old report folder changed"
+        );
+    }
 }
 
 #[test]

@@ -257,6 +257,8 @@ fn run_writes_charts_unless_told_not_to() {
         [
             "distributions.csv",
             "metrics.csv",
+            "report.html",
+            "report.md",
             "run.json",
             "summary.csv"
         ]

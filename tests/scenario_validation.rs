@@ -14,6 +14,7 @@ use predicates::prelude::*;
 fn minimal(system: System) -> &'static str {
     match system {
         System::Cortex | System::CortexScene => "pool = \"d8\"\n",
+        System::CortexConflict => "hero = \"d8\"\nfoe = \"d8\"\n",
         System::Storytelling => "dice = 3\n",
         // Every advantage key has a default; `stat` is the one a case names.
         System::Advantage => "stat = 1\n",

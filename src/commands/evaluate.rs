@@ -19,6 +19,14 @@ pub const DEFAULT_TRIALS: u64 = 1_000_000;
 /// Default seed: runs are reproducible unless asked otherwise (SPEC 7).
 pub const DEFAULT_SEED: u64 = 1;
 
+/// The most worker threads a run starts: four per core. More only cost
+/// memory and switching (`--threads 4294967295` started threads until the
+/// machine gave out); results do not depend on the count (SPEC 8).
+pub fn max_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores.saturating_mul(4)
+}
+
 /// Resolved run settings.
 #[derive(Debug, Clone, Copy)]
 pub struct Settings {
@@ -48,10 +56,22 @@ impl Settings {
                 "`--threads` must be at least 1 (leave it out to use every core)",
             ));
         }
+        let threads = match common.threads {
+            Some(asked) if asked > max_threads() => {
+                if !common.quiet {
+                    crate::messages::say(format_args!(
+                        "note: --threads {asked} is more than this machine can use; running {} threads (4 per core)",
+                        max_threads()
+                    ));
+                }
+                max_threads()
+            }
+            asked => asked.unwrap_or(0),
+        };
         Ok(Settings {
             trials,
             seed: common.seed.or(seed).unwrap_or(DEFAULT_SEED),
-            threads: common.threads.unwrap_or(0),
+            threads,
             method: common.method,
             format: common.format,
             quiet: common.quiet,

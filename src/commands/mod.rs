@@ -7,13 +7,15 @@
 //! Modules: [`quick`] (one case from flags), [`balance`] (`oddsmith
 //! balance`), [`run`] (one scenario), [`report`] (a folder of scenarios and
 //! the index), all on top of [`evaluate`] (settings, methods, a scenario
-//! into a report) and [`output`] (formats, shared flags, stdout).
+//! into a report), [`output`] (formats, shared flags, stdout) and
+//! [`reproduce`] (the command lines written into reports).
 
 pub mod balance;
 pub mod evaluate;
 pub mod output;
 pub mod quick;
 pub mod report;
+pub mod reproduce;
 pub mod run;
 
 use std::sync::atomic::AtomicBool;
@@ -26,7 +28,8 @@ pub fn run(cli: Cli, cancel: &AtomicBool) -> anyhow::Result<()> {
         Command::Run(args) => run::run(&args, cancel),
         Command::Cortex(args) => quick::cortex(&args, cancel),
         Command::Scene(args) => quick::scene(&args, cancel),
-        Command::Balance(args) => balance::run(&args),
+        Command::Conflict(args) => quick::conflict(&args, cancel),
+        Command::Balance(args) => balance::run(&args, cancel),
         Command::Advantage(args) => quick::advantage(&args, cancel),
         Command::Storytelling(args) => quick::storytelling(&args, cancel),
         Command::Report(args) => report::run(&args, cancel),

@@ -20,6 +20,7 @@ pub fn format(format: FormatArg) -> Format {
         FormatArg::Table => Format::Table,
         FormatArg::Csv => Format::Csv,
         FormatArg::Json => Format::Json,
+        FormatArg::Markdown => Format::Markdown,
     }
 }
 

@@ -1,4 +1,5 @@
-//! The quick commands (`cortex`, `scene`, `advantage`, `storytelling`): one
+//! The quick commands (`cortex`, `scene`, `conflict`, `advantage`,
+//! `storytelling`): one
 //! case from flags, each flag turned into the scenario key of the same name
 //! so the system validates it exactly as it would in a file, evaluated and
 //! printed; no report folder.
@@ -7,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::evaluate::{evaluate_case, Settings};
 use super::output::{entries, print_report, roll_rule_flags, Flag};
-use crate::cli::{AdvantageArgs, CortexArgs, SceneArgs, StorytellingArgs};
+use crate::cli::{AdvantageArgs, ConflictArgs, CortexArgs, SceneArgs, StorytellingArgs};
 use crate::errors::input_error;
 use crate::options::{key_value_pairs, KeyStyle, RawValue};
 use crate::report::{Report, ReportKind};
@@ -45,6 +46,32 @@ pub fn scene(args: &SceneArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     quick(quick_case(System::CortexScene, flags)?, settings, cancel)
 }
 
+/// `oddsmith conflict HERO ...`
+pub fn conflict(args: &ConflictArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
+    let settings = Settings::resolve(&args.common, None, None)?;
+    let mut flags = vec![
+        ("hero", Some(RawValue::Str(args.hero.clone()))),
+        ("foe", args.foe.clone().map(RawValue::Str)),
+        ("mob", args.mob.clone().map(RawValue::Str)),
+        ("exchanges", args.exchanges.map(RawValue::Int)),
+        ("foe_acts", args.foe_acts.map(RawValue::Bool)),
+        (
+            "hero_stress_limit",
+            args.hero_stress_limit.clone().map(RawValue::Str),
+        ),
+        (
+            "foe_stress_limit",
+            args.foe_stress_limit.clone().map(RawValue::Str),
+        ),
+        (
+            "effect_step_down",
+            args.effect_step_down.map(RawValue::Bool),
+        ),
+    ];
+    flags.extend(roll_rule_flags(&args.rules));
+    quick(quick_case(System::CortexConflict, flags)?, settings, cancel)
+}
+
 /// `oddsmith advantage ...`
 pub fn advantage(args: &AdvantageArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     let settings = Settings::resolve(&args.common, None, None)?;
@@ -73,6 +100,9 @@ pub fn advantage(args: &AdvantageArgs, cancel: &AtomicBool) -> anyhow::Result<()
         ("miss_max", args.miss_max.map(RawValue::Int)),
         ("strong_min", args.strong_min.map(RawValue::Int)),
         ("on_use", args.on_use.clone().map(RawValue::Str)),
+        ("counters", args.counters.map(RawValue::Int)),
+        ("party", args.party.map(RawValue::Int)),
+        ("share", args.share.map(RawValue::Bool)),
     ];
     quick(quick_case(System::Advantage, flags)?, settings, cancel)
 }

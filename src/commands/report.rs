@@ -15,7 +15,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::Context;
 
 use super::evaluate::{evaluate_scenario, Settings};
-use crate::cli::{CommonArgs, MethodArg, ReportArgs};
+use super::reproduce::{run_command, setting_flags};
+use crate::cli::{CommonArgs, ReportArgs};
 use crate::engine::monte_carlo::Interrupted;
 use crate::errors::input_error;
 use crate::report::index::{self, IndexEntry};
@@ -30,11 +31,30 @@ pub fn scenario_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
             dir.display()
         ))
     })?;
-    let mut files: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "toml"))
-        .collect();
+    let mut files: Vec<PathBuf> = Vec::new();
+    for path in entries.flatten().map(|e| e.path()) {
+        if path.extension().is_none_or(|x| x != "toml") {
+            continue;
+        }
+        // A `*.toml` that cannot be read as a scenario is said, not
+        // skipped in silence: a dangling symlink, a folder, a device.
+        match std::fs::metadata(&path) {
+            Ok(meta) if meta.is_file() => files.push(path),
+            Ok(meta) => crate::messages::say(format_args!(
+                "note: skipping {}: it is {}, not a scenario file",
+                path.display(),
+                if meta.is_dir() {
+                    "a folder"
+                } else {
+                    "not a regular file"
+                }
+            )),
+            Err(e) => crate::messages::say(format_args!(
+                "note: skipping {}: {e} (a symlink to nothing?)",
+                path.display()
+            )),
+        }
+    }
     files.sort();
     if files.is_empty() {
         return Err(input_error(format!(
@@ -52,25 +72,13 @@ fn command_line(args: &ReportArgs) -> String {
         args.scenarios.display().to_string(),
         format!("--out {}", args.out.display()),
     ];
-    if let Some(t) = args.trials {
-        parts.push(format!("--trials {t}"));
-    }
-    if let Some(s) = args.seed {
-        parts.push(format!("--seed {s}"));
-    }
-    if args.method != MethodArg::Auto {
-        let method = match args.method {
-            MethodArg::Auto => "auto",
-            MethodArg::Exact => "exact",
-            MethodArg::Mc => "mc",
-            MethodArg::Both => "both",
-        };
-        parts.push(format!("--method {method}"));
-    }
-    if args.no_charts {
-        parts.push("--no-charts".into());
-    }
+    parts.extend(flags(args));
     parts.join(" ")
+}
+
+/// The flags given that change what the reports hold.
+fn flags(args: &ReportArgs) -> Vec<String> {
+    setting_flags(args.trials, args.seed, args.method, args.no_charts)
 }
 
 /// Runs the `report` command.
@@ -103,11 +111,11 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     for (file, scenario) in &scenarios {
         let settings = Settings::resolve(&common, scenario.trials, scenario.seed)?;
         if !args.quiet {
-            eprintln!(
+            crate::messages::say(format_args!(
                 "running {} ({} cases)",
                 file.display(),
                 scenario.cases.len()
-            );
+            ));
         }
         let report = evaluate_scenario(scenario, &settings, cancel)
             .with_context(|| format!("scenario {}", file.display()))?;
@@ -117,8 +125,11 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     // Everything is rendered before anything is written.
     let charts = !args.no_charts;
     let mut folders = Vec::new();
-    for (_, report) in &reports {
-        folders.push(report::folder_files(report, charts)?);
+    for (file, report) in &reports {
+        // Each page says how to make its folder alone: `run` on its scenario.
+        let folder = args.out.join(&report.name);
+        let command = run_command(file, Some(&folder), flags(args));
+        folders.push(report::folder_files(report, charts, &command)?);
     }
     let entries: Vec<IndexEntry<'_>> = reports
         .iter()
@@ -150,11 +161,11 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     crate::interrupt::finish_writing();
     written?;
     if !args.quiet {
-        eprintln!(
+        crate::messages::say(format_args!(
             "wrote {} report folders, index.md and index.html to {}",
             reports.len(),
             args.out.display()
-        );
+        ));
     }
     Ok(())
 }

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use serde_json::{json, Value};
 
 use super::number;
+use super::table::fixed;
 use crate::balance::BalanceResult;
 
 /// The SPEC 6 objects, one per hero pool.
@@ -67,8 +68,12 @@ pub fn to_table(results: &[BalanceResult]) -> String {
         let label = best.label.map_or(String::new(), |l| format!(" ({l})"));
         let _ = writeln!(
             out,
-            "{}: {} closest to {} is {}{label}: {:.6}",
-            r.pool, r.metric, r.target, best.vs, best.value
+            "{}: {} closest to {} is {}{label}: {}",
+            r.pool,
+            r.metric,
+            r.target,
+            best.vs,
+            fixed(best.value)
         );
         let vs_width = r
             .ladder
@@ -93,10 +98,10 @@ pub fn to_table(results: &[BalanceResult]) -> String {
             let mark = if i == r.best { ">" } else { " " };
             let _ = writeln!(
                 out,
-                "  {mark} {:<vs_width$}  {:<label_width$}  {:>10.6}",
+                "  {mark} {:<vs_width$}  {:<label_width$}  {:>10}",
                 rung.vs.to_string(),
                 rung.label.unwrap_or("-"),
-                rung.value
+                fixed(rung.value)
             );
         }
     }

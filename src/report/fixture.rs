@@ -99,6 +99,17 @@ pub fn advantage(mc: bool) -> Report {
     run("advantage-fixture", text, mc)
 }
 
+/// SPEC 12's setups under the players' habit (threshold = die size - 1):
+/// one die, two dice, and a sharing party of 2 rolling 4 times each.
+pub fn advantage_setups() -> Report {
+    let text = "[advantage]\ngain_on = { miss = 1 }\npolicy = \"threshold-or-last\"\n\
+        [[sweep]]\nsystem = \"advantage\"\nname = \"d4\"\ndie = \"d4\"\nthreshold = 3\ncounters = [1, 2]\n\
+        [[sweep]]\nsystem = \"advantage\"\nname = \"d8\"\ndie = \"d8\"\nthreshold = 7\ncounters = [1, 2]\n\
+        [[case]]\nsystem = \"advantage\"\nname = \"d4 party\"\ndie = \"d4\"\nthreshold = 3\nparty = 2\nrolls = 8\nshare = true\n\
+        [[case]]\nsystem = \"advantage\"\nname = \"d8 party\"\ndie = \"d8\"\nthreshold = 7\nparty = 2\nrolls = 8\nshare = true\n";
+    run("advantage-setups-fixture", text, false)
+}
+
 /// As [`advantage`], swept like `scenarios/advantage-dice.toml` over stat
 /// -1..+2 and encounters of 3, 6 and 10 rolls, with a second threshold.
 pub fn many_advantage_cases() -> Report {

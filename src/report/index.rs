@@ -54,7 +54,7 @@ fn html_escape(text: &str) -> String {
 }
 
 /// Per system in the report: the inputs held at one value and the swept ones.
-fn rule_lines(report: &Report) -> Vec<String> {
+pub fn rule_lines(report: &Report) -> Vec<String> {
     let mut systems: Vec<System> = Vec::new();
     for r in &report.results {
         if !systems.contains(&r.system) {
@@ -75,10 +75,14 @@ fn rule_lines(report: &Report) -> Vec<String> {
         let mut fixed = Vec::new();
         let mut swept = Vec::new();
         for key in keys {
+            // Distinct values in first-seen order, found through a set of
+            // their JSON text: a list search made a 100,000-value sweep's
+            // index take minutes.
             let mut values: Vec<&Json> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
             for r in &results {
                 if let Some(v) = r.inputs.get(key) {
-                    if !values.contains(&v) {
+                    if seen.insert(v.to_string()) {
                         values.push(v);
                     }
                 }
@@ -128,7 +132,7 @@ fn rule_lines(report: &Report) -> Vec<String> {
 }
 
 /// "Seed 2026; 18 cases: 18 exact" or "...: 3 Monte Carlo (1,000,000 trials each)".
-fn method_line(report: &Report) -> String {
+pub fn method_line(report: &Report) -> String {
     let exact = report
         .results
         .iter()
@@ -186,6 +190,12 @@ pub fn markdown(entries: &[IndexEntry<'_>], command: &str) -> Vec<u8> {
             .map(|t| format!("[{t}]({}/{t})", url_path(&entry.folder)))
             .collect();
         out.push_str(&format!("- Tables: {}\n", tables.join(" · ")));
+        if entry.files.iter().any(|f| f == "report.md") {
+            out.push_str(&format!(
+                "- Page to post: [report.md]({}/report.md)\n",
+                url_path(&entry.folder)
+            ));
+        }
         for c in chart::charts(report) {
             let png = format!("{}.png", c.stem);
             if !entry.files.contains(&png) {
@@ -285,7 +295,14 @@ pub fn html(entries: &[IndexEntry<'_>], command: &str) -> Vec<u8> {
                 )
             })
             .collect();
-        out.push_str(&format!("<li>Tables: {}</li>\n</ul>\n", tables.join(" · ")));
+        out.push_str(&format!("<li>Tables: {}</li>\n", tables.join(" · ")));
+        if entry.files.iter().any(|f| f == "report.html") {
+            out.push_str(&format!(
+                "<li>Page to post: <a href=\"{}/report.html\">report.html</a></li>\n",
+                html_escape(&url_path(&entry.folder))
+            ));
+        }
+        out.push_str("</ul>\n");
         for c in chart::charts(report) {
             let png = format!("{}.png", c.stem);
             if !entry.files.contains(&png) {
@@ -334,6 +351,8 @@ mod tests {
         // Charts not written (here: all but one) are not embedded.
         assert!(!md.contains("cortex-hitches"));
         assert!(md.contains("Seed 7; 12 results: 12 exact"));
+        // No page written, no link to one.
+        assert!(!md.contains("report.md"));
         assert!(md.contains("cortex rules: `keep = 2`"), "{md}");
         assert!(md.contains("varied: `pool` (3 values: `d8 2d6`, `d10 d8 d6`, `d12 d10 d8 d6`)"));
     }
@@ -342,8 +361,10 @@ mod tests {
     fn html_is_escaped_and_mirrors_the_markdown() {
         let mut report = fixture::cortex(false, false);
         report.description = Some("pools <& doom>".into());
-        let files: Vec<String> = TABLES.iter().map(|t| t.to_string()).collect();
+        let mut files: Vec<String> = TABLES.iter().map(|t| t.to_string()).collect();
+        files.push("report.html".into());
         let html = String::from_utf8(html(&[entry(&report, files)], "oddsmith report")).unwrap();
+        assert!(html.contains("<a href=\"cortex%20fixture/report.html\">report.html</a>"));
         assert!(html.contains("<p>pools &lt;&amp; doom&gt;</p>"));
         assert!(html.contains("<a href=\"cortex%20fixture/metrics.csv\">metrics.csv</a>"));
         assert!(html.contains("<code>keep = 2</code>"));

@@ -8,11 +8,18 @@
 pub mod balance;
 pub mod chart;
 pub mod csv;
+pub mod document;
+pub mod folder;
+pub mod html;
 pub mod index;
 pub mod json;
+pub mod markdown;
+pub mod page;
 pub mod table;
 
-use std::path::{Path, PathBuf};
+pub use folder::write_folder;
+
+use std::path::Path;
 
 use anyhow::Context;
 use serde_json::{Map, Value};
@@ -95,6 +102,9 @@ pub enum Format {
     Csv,
     /// One JSON object.
     Json,
+    /// GitHub-flavoured Markdown: a line and a pipe table per case, then
+    /// the balances (winning rung in bold).
+    Markdown,
 }
 
 /// The report as stdout shows it. Cases and balances each have their
@@ -131,6 +141,16 @@ pub fn render(report: &Report, format: Format) -> anyhow::Result<Vec<u8>> {
             }
         }
         Format::Json => bytes = json::to_bytes(&json::report_json(report, false)),
+        Format::Markdown => {
+            let mut doc = Vec::new();
+            if show_cases {
+                doc.extend(page::results(report));
+            }
+            if show_balances {
+                doc.extend(page::balances(&report.balances));
+            }
+            bytes = markdown::render(&doc).into_bytes();
+        }
     }
     Ok(bytes)
 }
@@ -149,8 +169,11 @@ pub fn number(x: f64) -> String {
 }
 
 /// Writes `bytes` to `path` whole or not at all: a temporary file in the same
-/// folder, then a rename over the target.
+/// folder, then a rename over the target. The temporary file is created
+/// exclusively under a random name (O_EXCL, through `tempfile`), so a file or
+/// symlink someone planted under a guessable name is never written through.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write;
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -159,20 +182,33 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "out".into());
-    let temp: PathBuf = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
-    let result = std::fs::write(&temp, bytes)
-        .and_then(|()| std::fs::rename(&temp, path))
-        .with_context(|| format!("cannot write {}", path.display()));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
+    let context = || format!("cannot write {}", path.display());
+    let prefix = format!(".{file_name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    // Report files are for publishing: readable as `fs::write` would make
+    // them (0666 less the umask), not tempfile's private 0600.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    // Dropping the temporary file on any error below removes it.
+    let mut temp = builder.tempfile_in(dir).with_context(context)?;
+    temp.write_all(bytes).with_context(context)?;
+    temp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(context)?;
+    Ok(())
 }
 
 /// The files of a report folder, rendered in memory first so that a failure
 /// in any writer leaves the folder untouched; the charts (PNG and SVG) too
-/// unless `charts` is false (`--no-charts`).
-pub fn folder_files(report: &Report, charts: bool) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
+/// unless `charts` is false (`--no-charts`); last the publishing pages
+/// (`report.md`, `report.html`), which link the tables, show the charts and
+/// give `command` as the way to make the folder again.
+pub fn folder_files(
+    report: &Report,
+    charts: bool,
+    command: &str,
+) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
     let mut files = vec![
         ("summary.csv".into(), csv::summary(report)?),
         ("metrics.csv".into(), csv::metrics(report)?),
@@ -188,39 +224,9 @@ pub fn folder_files(report: &Report, charts: bool) -> anyhow::Result<Vec<(String
     if report.shows_balances() {
         files.push(("balance.csv".into(), balance::to_csv(&report.balances)?));
     }
+    let pages = page::folder_pages(report, command, &files);
+    files.extend(pages);
     Ok(files)
-}
-
-/// Writes the report folder: every file whole or not at all. With
-/// `prune_charts`, charts an earlier run left in the folder that this run
-/// did not draw are removed afterwards, so the folder never shows charts
-/// that disagree with its tables. Only in a folder oddsmith wrote before (it
-/// had `run.json`), and only files named like oddsmith's charts
-/// (`<system>-....png|svg`), so pointing `--out` at a folder of one's own
-/// pictures deletes nothing of theirs ([`chart::is_chart_file`]).
-pub fn write_folder(
-    dir: &Path,
-    files: &[(String, Vec<u8>)],
-    prune_charts: bool,
-) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create the report folder {}", dir.display()))?;
-    let ours = dir.join("run.json").is_file();
-    for (name, bytes) in files {
-        write_atomic(&dir.join(name), bytes)?;
-    }
-    if prune_charts && ours {
-        let entries = std::fs::read_dir(dir)
-            .with_context(|| format!("cannot list the report folder {}", dir.display()))?;
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if chart::is_chart_file(&name) && !files.iter().any(|(f, _)| *f == name) {
-                std::fs::remove_file(entry.path())
-                    .with_context(|| format!("cannot remove the old chart {name}"))?;
-            }
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -249,5 +255,28 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
         assert!(write_atomic(&dir.path().join("missing/a.csv"), b"x").is_err());
+    }
+
+    /// Issue 15 item 3: a symlink planted under the temporary name the
+    /// writer once used (`.<file>.<pid>.tmp`) must not be written through.
+    #[cfg(unix)]
+    #[test]
+    fn atomic_write_never_follows_a_planted_symlink() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim.txt");
+        std::fs::write(&victim, b"precious").unwrap();
+        let planted = dir
+            .path()
+            .join(format!(".a.csv.{}.tmp", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        let path = dir.path().join("a.csv");
+        write_atomic(&path, b"report").unwrap();
+        assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
+        assert_eq!(std::fs::read(&path).unwrap(), b"report");
+        let meta = std::fs::symlink_metadata(&path).unwrap();
+        assert!(!meta.file_type().is_symlink());
+        // Readable by others, as before, for publishing (under the usual umask 022).
+        use std::os::unix::fs::PermissionsExt;
+        assert_ne!(meta.permissions().mode() & 0o044, 0);
     }
 }

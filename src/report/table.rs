@@ -4,7 +4,10 @@
 
 use super::{MethodUsed, Report};
 
-fn fixed(x: f64) -> String {
+/// A number for people: six decimals, or three significant digits in
+/// scientific form below 1e-4 so a tiny value never reads as zero. Every
+/// human table (cases and balances) prints numbers this way.
+pub fn fixed(x: f64) -> String {
     // -0.0 from rounding noise reads as a sign error to people.
     let x = if x == 0.0 { 0.0 } else { x };
     if x != 0.0 && x.abs() < 1e-4 {

@@ -26,6 +26,12 @@ pub trait SystemCase: Send + Sync + std::fmt::Debug {
     /// Every resolved option, defaults included, in a stable order; options
     /// that do not apply are left out (SPEC 8, `inputs`).
     fn inputs(&self) -> Map<String, Value>;
+    /// The inputs a generated case name may show: all of them, unless a
+    /// system leaves out main keys at their defaults (SPEC 12: an advantage
+    /// case names `counters` and `party` only when they differ from 1).
+    fn naming_inputs(&self) -> Map<String, Value> {
+        self.inputs()
+    }
     /// The exact distribution, or why it cannot be had within `budget`.
     fn exact(&self, budget: &mut Budget) -> Result<Evaluation, ExactError>;
     /// The exact probability metrics as `"numerator/denominator"` in lowest
@@ -61,6 +67,8 @@ pub enum System {
     Cortex,
     /// A doom-pool scene of several Cortex actions (SPEC 5).
     CortexScene,
+    /// A hero and a foe trading stress, exchange by exchange (SPEC 9).
+    CortexConflict,
     /// One Storytelling d10 pool (SPEC 3).
     Storytelling,
     /// 2d6 + stat encounters with an advantage die (SPEC 4).
@@ -69,9 +77,10 @@ pub enum System {
 
 impl System {
     /// Every system, in the order "allowed:" messages list them.
-    pub const ALL: [System; 4] = [
+    pub const ALL: [System; 5] = [
         System::Cortex,
         System::CortexScene,
+        System::CortexConflict,
         System::Storytelling,
         System::Advantage,
     ];
@@ -82,6 +91,7 @@ impl System {
         match self {
             System::Cortex => "cortex",
             System::CortexScene => "cortex-scene",
+            System::CortexConflict => "cortex-conflict",
             System::Storytelling => "storytelling",
             System::Advantage => "advantage",
         }
@@ -109,17 +119,19 @@ impl System {
         match self {
             System::Cortex => cortex::KEYS,
             System::CortexScene => scene::KEYS,
+            System::CortexConflict => cortex::conflict::KEYS,
             System::Storytelling => storytelling::KEYS,
             System::Advantage => advantage::KEYS,
         }
     }
 
     /// The defaults tables a case of this system reads, lowest precedence
-    /// first: a scene reads `[cortex]` for its roll rules (SPEC 7).
+    /// first: a scene and a conflict read `[cortex]` for their roll rules (SPEC 7).
     pub fn defaults_tables(self) -> &'static [System] {
         match self {
             System::Cortex => &[System::Cortex],
             System::CortexScene => &[System::Cortex, System::CortexScene],
+            System::CortexConflict => &[System::Cortex, System::CortexConflict],
             System::Storytelling => &[System::Storytelling],
             System::Advantage => &[System::Advantage],
         }
@@ -131,8 +143,18 @@ impl System {
         match self {
             System::Cortex => &["pool", "vs", "difficulty"],
             System::CortexScene => &["pool", "doom", "actions"],
+            System::CortexConflict => &["hero", "foe", "mob"],
             System::Storytelling => &["dice", "modifier"],
-            System::Advantage => &["die", "stat", "rolls", "policy", "threshold"],
+            System::Advantage => &[
+                "die",
+                "stat",
+                "rolls",
+                "policy",
+                "threshold",
+                "counters",
+                "party",
+                "share",
+            ],
         }
     }
 
@@ -141,6 +163,9 @@ impl System {
         Ok(match self {
             System::Cortex => Box::new(cortex::CortexCase::from_options(options)?),
             System::CortexScene => Box::new(scene::SceneCase::from_options(options)?),
+            System::CortexConflict => {
+                Box::new(cortex::conflict::ConflictCase::from_options(options)?)
+            }
             System::Storytelling => {
                 Box::new(storytelling::StorytellingCase::from_options(options)?)
             }
@@ -170,7 +195,11 @@ impl serde::Serialize for System {
 /// A compile-time guard: a new variant fails to compile here until it is
 /// matched, which is the reminder to list it in [`System::ALL`] too.
 const _: () = match System::Cortex {
-    System::Cortex | System::CortexScene | System::Storytelling | System::Advantage => {}
+    System::Cortex
+    | System::CortexScene
+    | System::CortexConflict
+    | System::Storytelling
+    | System::Advantage => {}
 };
 
 /// The names of the systems that accept `key`, for "it belongs to ..." hints.

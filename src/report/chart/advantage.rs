@@ -1,7 +1,12 @@
 //! Advantage-die charts (issue 6): miss / weak / strong shares as stacked
 //! bars per die size beside the no-die baseline, one panel per policy (and
 //! whatever else varies), and `miss_to_strong_per_encounter` against the
-//! die size. Metric names are SPEC 4's.
+//! die size. Metric names are SPEC 4's. When the cases hold more than one
+//! of SPEC 12's setups (one die, two dice, a party with or without
+//! `share`), a third chart sets the die sizes side by side per setup: the
+//! strong hits each player gains per encounter over the no-die baseline,
+//! and the misses each player's advantage turns into strong hits (issue 17:
+//! the difference between die sizes, not near-equal bars).
 //!
 //! The no-die baseline is plain 2d6 + `stat` (the roll the rules text's counter
 //! improves on), computed exactly here from the case's `stat`, `miss_max`
@@ -14,11 +19,19 @@ use super::model::{
 };
 use super::{
     fit, fixed_rules_note, input, input_int, label_of, method_note, metric_value, partial_keys,
-    priority, stem, varying_keys,
+    priority, stem, values_of, varying_keys,
 };
 use crate::report::CaseResult;
 use crate::systems::advantage::AdvantageCase;
 use crate::systems::System;
+
+/// The metrics these charts read (see `super::shows_metric`).
+pub const METRICS_DRAWN: &[&str] = &[
+    "p_miss",
+    "p_weak",
+    "p_strong",
+    "miss_to_strong_per_encounter",
+];
 
 pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
     let usable: Vec<&CaseResult> = results
@@ -31,12 +44,23 @@ pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
     }
     let mut out = vec![tiers(&usable)];
     out.extend(miss_to_strong(&usable));
+    out.extend(setups(&usable));
     out
 }
 
 /// The advantage die's faces (`"d6"` -> 6).
 fn faces(r: &CaseResult) -> Option<i64> {
     input(r, "die")?.trim_start_matches(['d', 'D']).parse().ok()
+}
+
+/// The keys of SPEC 12 that make a setup; at their defaults (one die, one
+/// player) they are left out of notes and labels, where they would only
+/// repeat what every case has.
+const SETUP_KEYS: [&str; 3] = ["counters", "party", "share"];
+
+/// Whether a result is a lone player with one die (SPEC 12's defaults).
+fn is_lone_single(r: &CaseResult) -> bool {
+    input_int(r, "counters").unwrap_or(1) == 1 && input_int(r, "party").unwrap_or(1) == 1
 }
 
 /// Most panels (or lines) a chart gets; past it, inputs other than the
@@ -55,6 +79,10 @@ fn groups<'a>(results: &[&'a CaseResult]) -> (Vec<(String, Vec<&'a CaseResult>)>
             keys.push(k);
         }
     }
+    // A key set per die size (SPEC 12's habit: threshold = die size - 1)
+    // names the die's bar instead of splitting panels.
+    let followers = die_followers(results);
+    keys.retain(|k| !followers.contains(k));
     // The issue asks for panels per policy: the policy is split out last.
     let ranked: Vec<(String, u8)> = keys
         .iter()
@@ -82,12 +110,70 @@ fn groups<'a>(results: &[&'a CaseResult]) -> (Vec<(String, Vec<&'a CaseResult>)>
     (out, slice.note())
 }
 
+/// The input keys that follow the die: one value per die size, but not the
+/// same for every size (`threshold = 3, 5, 7` for d4, d6, d8).
+fn die_followers(results: &[&CaseResult]) -> Vec<String> {
+    let mut sizes: Vec<i64> = results.iter().filter_map(|r| faces(r)).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let mut keys: Vec<String> = Vec::new();
+    for r in results {
+        for k in r.inputs.keys() {
+            if k != "die" && !keys.contains(k) {
+                keys.push(k.clone());
+            }
+        }
+    }
+    keys.retain(|key| {
+        let per_size: Vec<Vec<serde_json::Value>> = sizes
+            .iter()
+            .map(|&f| {
+                let with: Vec<&CaseResult> = results
+                    .iter()
+                    .copied()
+                    .filter(|r| faces(r) == Some(f))
+                    .collect();
+                values_of(&with, key)
+            })
+            .collect();
+        sizes.len() > 1
+            && per_size.iter().all(|values| values.len() == 1)
+            && per_size.windows(2).any(|w| w[0] != w[1])
+    });
+    keys
+}
+
+/// The note naming the keys that follow the die, if any: "Per die: d4
+/// threshold=3, d6 threshold=5, d8 threshold=7."
+fn followers_note(results: &[&CaseResult]) -> Option<String> {
+    let followers = die_followers(results);
+    if followers.is_empty() {
+        return None;
+    }
+    let mut sizes: Vec<i64> = results.iter().filter_map(|r| faces(r)).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let parts: Vec<String> = sizes
+        .iter()
+        .filter_map(|&f| {
+            let r = results.iter().find(|r| faces(r) == Some(f))?;
+            Some(format!("d{f} {}", label_of(r, &followers)))
+        })
+        .collect();
+    Some(format!("Per die: {}.", parts.join(", ")))
+}
+
 /// The "Rules:" note: inputs with one value everywhere, leaving out the die
 /// (an axis) and options only some cases have (they are in panel names).
 fn rules_note(results: &[&CaseResult]) -> Option<String> {
     let partial = partial_keys(results);
+    let followers = die_followers(results);
     let mut skip: Vec<&str> = partial.iter().map(String::as_str).collect();
+    skip.extend(followers.iter().map(String::as_str));
     skip.push("die");
+    if results.iter().all(|r| is_lone_single(r)) {
+        skip.extend(SETUP_KEYS);
+    }
     fixed_rules_note(results, &skip)
 }
 
@@ -185,6 +271,7 @@ fn tiers(results: &[&CaseResult]) -> Chart {
         height: MIN_HEIGHT,
     };
     chart.notes.extend(rules_note(results));
+    chart.notes.extend(followers_note(results));
     chart.notes.extend(slice_note);
     chart.notes.push(format!(
         "\"no die\" is 2d6 + stat alone (exact). {}",
@@ -235,12 +322,180 @@ fn miss_to_strong(results: &[&CaseResult]) -> Option<Chart> {
                 .map(|f| (*f as f64, format!("d{f}")))
                 .collect(),
             axis: Axis::number("Misses turned strong, per encounter", 2),
+            step: false,
         }),
     );
     chart.legend = line_legend(&series);
     chart.notes.extend(rules_note(results));
+    chart.notes.extend(followers_note(results));
     chart.notes.extend(slice_note);
     chart.notes.push(method_note(results, true));
+    Some(chart)
+}
+
+/// A case's setup (SPEC 12), as a category label: "one die", "two dice",
+/// "party of 3", "party of 3, sharing"; with the rolls each player makes
+/// when those differ between cases.
+fn setup_label(r: &CaseResult, rolls_vary: bool) -> String {
+    let party = input_int(r, "party").unwrap_or(1);
+    let mut label = if party > 1 {
+        let sharing = r.inputs.get("share").and_then(|v| v.as_bool()) == Some(true);
+        format!("party of {party}{}", if sharing { ", sharing" } else { "" })
+    } else if input_int(r, "counters").unwrap_or(1) == 2 {
+        "two dice".to_string()
+    } else {
+        "one die".to_string()
+    };
+    if rolls_vary {
+        label.push_str(&format!(", {} rolls each", rolls_per_player(r)));
+    }
+    label
+}
+
+/// The rolls each player makes in an encounter (a party's `rolls` are the
+/// whole party's, SPEC 12).
+fn rolls_per_player(r: &CaseResult) -> f64 {
+    let rolls = input_int(r, "rolls").unwrap_or(4) as f64;
+    rolls / input_int(r, "party").unwrap_or(1) as f64
+}
+
+/// Die sizes side by side per setup: strong hits gained per player and
+/// encounter over plain 2d6 + stat, and misses turned into strong hits per
+/// player and encounter. Built only when the cases hold two setups or more.
+fn setups(results: &[&CaseResult]) -> Option<Chart> {
+    // Inputs other than the setup and the die (and what follows them: the
+    // threshold set per die, the party's rolls) are held at one value.
+    let mut keys = varying_keys(results, &["die", "threshold", "rolls"]);
+    keys.retain(|k| !SETUP_KEYS.contains(&k.as_str()));
+    let ranked: Vec<(String, u8)> = keys.iter().map(|k| (k.clone(), 1)).collect();
+    let slice = fit(results, &ranked, 1);
+    let cases = &slice.cases;
+    let mut per_player: Vec<f64> = cases.iter().map(|r| rolls_per_player(r)).collect();
+    per_player.sort_by(f64::total_cmp);
+    per_player.dedup();
+    let rolls_vary = per_player.len() > 1;
+    // Setups in a fixed order: one die, two dice, then parties by size,
+    // each keeping its counters before sharing them.
+    let mut ordered: Vec<&CaseResult> = cases.to_vec();
+    ordered.sort_by_key(|r| {
+        (
+            input_int(r, "party").unwrap_or(1),
+            input_int(r, "counters").unwrap_or(1),
+            r.inputs.get("share").and_then(|v| v.as_bool()) == Some(true),
+        )
+    });
+    let mut categories: Vec<String> = Vec::new();
+    for r in ordered {
+        let label = setup_label(r, rolls_vary);
+        if !categories.contains(&label) {
+            categories.push(label);
+        }
+    }
+    let mut setups: Vec<String> = cases.iter().map(|r| setup_label(r, false)).collect();
+    setups.sort();
+    setups.dedup();
+    if setups.len() < 2 {
+        return None;
+    }
+    let mut all_faces: Vec<i64> = cases.iter().filter_map(|r| faces(r)).collect();
+    all_faces.sort_unstable();
+    all_faces.dedup();
+    // Per die size, a bar per setup: `measure` of the case, per player.
+    let series_of = |measure: &dyn Fn(&CaseResult) -> Option<Value>| -> Vec<BarSeries> {
+        all_faces
+            .iter()
+            .enumerate()
+            .map(|(i, f)| BarSeries {
+                name: format!("d{f}"),
+                colour: palette(i),
+                values: categories
+                    .iter()
+                    .map(|category| {
+                        let r = cases.iter().find(|r| {
+                            faces(r) == Some(*f) && setup_label(r, rolls_vary) == *category
+                        })?;
+                        measure(r)
+                    })
+                    .collect(),
+            })
+            .collect()
+    };
+    let per_player_value = |r: &CaseResult, v: Value, shift: f64| {
+        let scale = rolls_per_player(r);
+        Value {
+            value: (v.value - shift) * scale,
+            ci: v
+                .ci
+                .map(|(lo, hi)| ((lo - shift) * scale, (hi - shift) * scale)),
+        }
+    };
+    let gained = series_of(&|r: &CaseResult| {
+        let [_, _, strong] = baseline(
+            input_int(r, "stat").unwrap_or(0),
+            input_int(r, "miss_max").unwrap_or(6),
+            input_int(r, "strong_min").unwrap_or(10),
+        );
+        Some(per_player_value(r, metric_value(r, "p_strong")?, strong))
+    });
+    let turned = series_of(&|r: &CaseResult| {
+        let v = metric_value(r, "miss_to_strong_per_encounter")?;
+        let party = input_int(r, "party").unwrap_or(1) as f64;
+        Some(Value {
+            value: v.value / party,
+            ci: v.ci.map(|(lo, hi)| (lo / party, hi / party)),
+        })
+    });
+    let panel = |caption: &str, series: Vec<BarSeries>, axis: &str| Panel {
+        caption: Some(caption.to_string()),
+        plot: Plot::Bars(Bars {
+            horizontal: false,
+            stacked: false,
+            categories: categories.clone(),
+            category_label: "Setup".into(),
+            series,
+            axis: Axis::number(axis, 2),
+            value_labels: true,
+        }),
+    };
+    let legend = bar_legend(&gained);
+    let mut chart = Chart {
+        stem: stem(System::Advantage, "setups"),
+        title: "What each advantage die adds, per setup".into(),
+        notes: Vec::new(),
+        legend,
+        panels: vec![
+            panel(
+                "Strong hits gained per player and encounter over no die",
+                gained,
+                "Extra strong hits",
+            ),
+            panel(
+                "Misses turned into strong hits per player and encounter",
+                turned,
+                "Misses turned strong",
+            ),
+        ],
+        columns: 1,
+        width: MIN_WIDTH,
+        height: MIN_HEIGHT,
+    };
+    let mut skip: Vec<&str> = vec!["die", "threshold", "rolls"];
+    skip.extend(SETUP_KEYS);
+    chart.notes.extend(fixed_rules_note(cases, &skip));
+    chart.notes.extend(followers_note(cases));
+    if !rolls_vary {
+        if let Some(rolls) = per_player.first() {
+            chart.notes.push(format!(
+                "Each player rolls {rolls} times an encounter (a party's rolls are the whole party's)."
+            ));
+        }
+    }
+    chart.notes.extend(slice.note());
+    chart.notes.push(format!(
+        "No die is 2d6 + stat alone (exact). {}",
+        method_note(cases, true)
+    ));
+    chart.fit_height(420);
     Some(chart)
 }
 

@@ -16,6 +16,16 @@ use crate::systems::System;
 /// The effect die sizes of SPEC 2, smallest first.
 const SIZES: [&str; 5] = ["d4", "d6", "d8", "d10", "d12"];
 
+/// The metrics these charts read (see `super::shows_metric`).
+pub const METRICS_DRAWN: &[&str] = &[
+    "p_success",
+    "win_effect_",
+    "pool_effect_",
+    "p_hitch",
+    "p_botch",
+    "p_reaction_hitch",
+];
+
 pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
     let mut out = Vec::new();
     out.extend(heatmap(results));
@@ -121,7 +131,10 @@ fn heatmap(results: &[&CaseResult]) -> Option<Chart> {
 /// Running totals across a bar's segments, each with its interval: the
 /// first boundary (after "fail") is `1 - p_success`, whose interval is the
 /// mirror of `p_success`'s; later ones are shares of all trials.
-fn stacked_segments(r: &CaseResult, parts: &[(f64, Option<(f64, f64)>)]) -> Vec<Option<Value>> {
+pub(super) fn stacked_segments(
+    r: &CaseResult,
+    parts: &[(f64, Option<(f64, f64)>)],
+) -> Vec<Option<Value>> {
     let mut out = Vec::new();
     let mut total = 0.0;
     let last = parts.iter().rposition(|(p, _)| *p > 0.0).unwrap_or(0);

@@ -17,6 +17,7 @@ pub mod model;
 pub mod render;
 
 mod advantage;
+mod conflict;
 mod cortex;
 mod scene;
 mod storytelling;
@@ -39,16 +40,36 @@ pub fn charts(report: &Report) -> Vec<Chart> {
     }
     let mut out = Vec::new();
     for system in systems {
-        let results = chosen(report, system);
-        out.extend(match system {
+        let mut results = chosen(report, system);
+        let all = results.len();
+        results.truncate(MAX_CHARTED_CASES);
+        let mut drawn = match system {
             System::Cortex => cortex::charts(&results),
             System::CortexScene => scene::charts(&results),
+            System::CortexConflict => conflict::charts(&results),
             System::Storytelling => storytelling::charts(&results),
             System::Advantage => advantage::charts(&results),
-        });
+        };
+        if all > MAX_CHARTED_CASES {
+            for chart in &mut drawn {
+                chart.notes.push(format!(
+                    "Only the first {MAX_CHARTED_CASES} of {} cases are drawn; the tables hold every case.",
+                    thousands(all as u64)
+                ));
+            }
+        }
+        out.extend(drawn);
     }
     out
 }
+
+/// The most cases of one system a report draws. Every chart grows with its
+/// cases (a row, a bar or a panel each): a 210 x 210 sweep asked for a
+/// 28,830 x 13,320 pixel heatmap and crashed plotters at 2.3 GB, and 5,000
+/// scenes a 820,123 pixel tall image. The first cases are drawn, with a
+/// note; past this many a chart is no longer readable anyway. (The bundled
+/// scenarios stay below it.)
+pub const MAX_CHARTED_CASES: usize = 200;
 
 /// A chart's file stem: the system's name, then what the chart shows.
 pub fn stem(system: System, what: &str) -> String {
@@ -69,6 +90,27 @@ pub fn is_chart_file(name: &str) -> bool {
         .any(|system| stem.starts_with(&format!("{}-", system.name())))
 }
 
+/// Where `metric` comes among the metrics a system's charts draw (its
+/// builder's list, the headline first), or `None` when they do not draw
+/// it; the publishing pages' results tables show these, in this order.
+/// A listed name ending in `_` stands for every metric it begins.
+pub fn drawn_rank(system: System, metric: &str) -> Option<usize> {
+    let drawn: &[&str] = match system {
+        System::Cortex => cortex::METRICS_DRAWN,
+        System::CortexScene => scene::METRICS_DRAWN,
+        System::Storytelling => storytelling::METRICS_DRAWN,
+        System::Advantage => advantage::METRICS_DRAWN,
+        System::CortexConflict => conflict::METRICS_DRAWN,
+    };
+    drawn.iter().position(|d| {
+        if d.ends_with('_') {
+            metric.starts_with(d)
+        } else {
+            metric == *d
+        }
+    })
+}
+
 /// The chart files of a report: `<stem>.png` and `<stem>.svg` per chart.
 pub fn files(report: &Report) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
     let mut files = Vec::new();
@@ -86,14 +128,20 @@ pub fn files(report: &Report) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
 /// else the Monte Carlo one.
 pub fn chosen(report: &Report, system: System) -> Vec<&CaseResult> {
     let mut out: Vec<&CaseResult> = Vec::new();
+    // Each case's place in `out`, so 100,000 cases are not each compared
+    // with every case before them.
+    let mut place: std::collections::HashMap<&str, usize> = Default::default();
     for r in report.results.iter().filter(|r| r.system == system) {
-        match out.iter_mut().find(|o| o.case == r.case) {
-            Some(existing) => {
-                if existing.method != MethodUsed::Exact && r.method == MethodUsed::Exact {
-                    *existing = r;
+        match place.get(r.case.as_str()) {
+            Some(&i) => {
+                if out[i].method != MethodUsed::Exact && r.method == MethodUsed::Exact {
+                    out[i] = r;
                 }
             }
-            None => out.push(r),
+            None => {
+                place.insert(&r.case, out.len());
+                out.push(r);
+            }
         }
     }
     out

@@ -188,6 +188,9 @@ pub struct Lines {
     /// `(x, label)` for every tick; the x range spans them.
     pub x_ticks: Vec<(f64, String)>,
     pub axis: Axis,
+    /// Draw each series as a step curve (flat, then a jump at each point),
+    /// for running totals that change only at whole x values.
+    pub step: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

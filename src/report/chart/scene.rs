@@ -17,6 +17,9 @@ use crate::systems::System;
 /// Outcomes shown per final-doom panel; the rest are gathered as "other".
 const TOP_OUTCOMES: usize = 10;
 
+/// The metrics these charts read (see `super::shows_metric`).
+pub const METRICS_DRAWN: &[&str] = &["p_success_action_"];
+
 pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
     let mut out = Vec::new();
     out.extend(by_action(results));
@@ -176,6 +179,7 @@ fn by_action(results: &[&CaseResult]) -> Option<Chart> {
                     x_label: "Action number in the scene".into(),
                     x_ticks: (1..=actions).map(|i| (i as f64, i.to_string())).collect(),
                     axis: Axis::percent("P(action succeeds), %"),
+                    step: false,
                 }),
             })
             .collect(),

@@ -22,6 +22,12 @@ const KS: [i64; 4] = [1, 2, 3, 5];
 /// metric is read, not the distribution of successes.
 const NOT_VARIANT: [&str; 4] = ["dice", "modifier", "need", "exceptional"];
 
+/// These charts draw the `successes` distribution rather than metrics; the
+/// metrics read off it (at least `need`, at least `exceptional`, and the
+/// chance die's dramatic failure) stand for it in the results tables
+/// (see `super::shows_metric`).
+pub const METRICS_DRAWN: &[&str] = &["p_success", "p_exceptional", "p_dramatic"];
+
 pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
     let usable: Vec<&CaseResult> = results
         .iter()
@@ -148,6 +154,7 @@ fn at_least(results: &[&CaseResult]) -> Chart {
                 x_label: "Dice in the pool".into(),
                 x_ticks: x_ticks.clone(),
                 axis: Axis::percent("P(at least k), %"),
+                step: false,
             }),
         });
     }

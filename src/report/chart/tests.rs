@@ -214,6 +214,46 @@ fn storytelling_lines_are_per_variant_with_the_chance_die_at_zero() {
 }
 
 #[test]
+fn advantage_setups_show_the_strong_hits_each_die_adds_per_player() {
+    // Only with more than one setup (SPEC 12): the plain fixture has none.
+    assert!(charts(&fixture::advantage(false))
+        .iter()
+        .all(|c| !c.stem.ends_with("setups")));
+    let report = fixture::advantage_setups();
+    let charts = charts(&report);
+    let chart = find(&charts, "advantage-setups");
+    let Plot::Bars(bars) = &chart.panels[0].plot else {
+        panic!("not bars")
+    };
+    assert_eq!(
+        bars.categories,
+        ["one die", "two dice", "party of 2, sharing"]
+    );
+    let names: Vec<&str> = bars.series.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["d4", "d8"]);
+    // The party of 2 rolls 8 times, 4 per player: its bar is the gain in
+    // p_strong over plain 2d6 (6/36) times 4.
+    let party = report
+        .results
+        .iter()
+        .find(|r| r.case.contains("party") && r.inputs["die"] == "d8")
+        .unwrap();
+    let p_strong = super::metric(party, "p_strong").unwrap();
+    let bar = bars.series[1].values[2].unwrap().value;
+    assert!((bar - (p_strong - 6.0 / 36.0) * 4.0).abs() < 1e-12);
+    // The threshold follows the die and is named in a note, not a panel.
+    assert!(chart
+        .notes
+        .iter()
+        .any(|n| n == "Per die: d4 threshold=3, d8 threshold=7."));
+    let tiers = find(&charts, "advantage-tiers");
+    assert!(tiers
+        .panels
+        .iter()
+        .all(|p| !p.caption.as_deref().unwrap_or("").contains("threshold")));
+}
+
+#[test]
 fn advantage_panels_per_policy_with_the_no_die_baseline() {
     let report = fixture::advantage(true);
     let charts = charts(&report);
@@ -426,5 +466,20 @@ fn write_fixture_charts_for_review() {
         for (name, bytes) in files(&report).unwrap() {
             std::fs::write(dir.join(format!("{i}-{name}")), bytes).unwrap();
         }
+    }
+}
+
+/// Issue 15 item 14: control characters in any label (names are refused at
+/// load, but a chart must not rely on it) and XML's special characters
+/// still give a well-formed SVG.
+#[test]
+fn labels_with_control_and_markup_characters_give_well_formed_svg() {
+    let mut report = fixture::cortex(false, true);
+    for (i, r) in report.results.iter_mut().enumerate() {
+        r.case = format!("a\u{1}<b>&\"'\u{1b}[31m {i}");
+    }
+    for mut chart in charts(&report) {
+        chart.title.push_str(" \u{0}<&>");
+        check_renders(&chart);
     }
 }

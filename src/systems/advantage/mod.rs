@@ -3,19 +3,25 @@
 //! encounter, with a counter die that grows as the encounter goes on and may
 //! replace the lower of the two dice, "up to turning a miss into a 10+".
 //!
-//! One rule function ([`AdvantageCase::resolve_roll`], steps 2 to 5 of SPEC 4,
-//! One rule function ([`AdvantageCase::resolve_roll`], steps 2 to 5 of SPEC 4,
-//! and [`AdvantageCase::after_chances`], steps 6 and 7) decides every roll
-//! (`rules.rs`). The Monte Carlo sampler (`sample.rs`) reads it through a
-//! table over the 36 faces of 2d6; the exact method (`exact.rs`) is a Markov
-//! chain over the counter value (and, per metric, the running count the
-//! metric needs) stepped roll by roll over the same table; a brute-force
-//! enumeration of every path checks the chain. This file holds the case, its
-//! options and its metrics.
+//! SPEC 12's variants from the text's closing paragraphs are keys of the
+//! same case: the players' own habit (`threshold-or-last`), two advantage
+//! dice (`counters = 2`) and a party whose players may lend their advantage
+//! (`party`, `share`).
+//!
+//! One rule function ([`AdvantageCase::resolve_roll`], steps 2 to 5 of SPEC 4
+//! and 12, and [`AdvantageCase::after_chances`], steps 6 and 7) decides every
+//! roll (`rules.rs`), over the values of every counter in play (`states.rs`
+//! numbers those states). The Monte Carlo sampler (`sample.rs`) reads it
+//! through a table over the 36 faces of 2d6; the exact method (`exact.rs`)
+//! is a Markov chain over the counters' values (and, per metric, the running
+//! count the metric needs) stepped roll by roll over the same table; a
+//! brute-force enumeration of every path checks the chain. This file holds
+//! the case, its options and its metrics.
 
 mod exact;
 mod rules;
 mod sample;
+mod states;
 
 use serde_json::{json, Map, Value};
 
@@ -40,6 +46,9 @@ pub const KEYS: &[&str] = &[
     "miss_max",
     "strong_min",
     "on_use",
+    "counters",
+    "party",
+    "share",
 ];
 
 /// The advantage die sizes SPEC 4 allows (d4, d6 default, d8; d10 and d12).
@@ -55,6 +64,9 @@ pub const MAX_MODIFIER: i64 = 100;
 
 /// Largest per-tier gain accepted; anything at or above the die size fills it.
 pub const MAX_GAIN: i64 = 1000;
+
+/// Most players in a party (SPEC 12), and so most counters in play.
+pub const MAX_PARTY: u8 = 4;
 
 /// The result of one roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -88,19 +100,33 @@ pub enum Policy {
     /// Only on the encounter's last roll (the rules text: "use it before the end
     /// of the encounter", since it resets then anyway).
     Last,
+    /// When the counter is at least this value or on the last roll: the
+    /// players' own habit in the rules text ("стоит использовать его до конца
+    /// встречи и каждый раз, когда значение достигает пяти или шести"; SPEC 12).
+    ThresholdOrLast(u8),
     /// Never: plain 2d6 + stat, the baseline.
     Never,
 }
 
 impl Policy {
-    pub const NAMES: &'static [&'static str] = &["greedy", "threshold", "last", "never"];
+    pub const NAMES: &'static [&'static str] =
+        &["greedy", "threshold", "last", "threshold-or-last", "never"];
 
     pub fn name(self) -> &'static str {
         match self {
             Policy::Greedy => "greedy",
             Policy::Threshold(_) => "threshold",
             Policy::Last => "last",
+            Policy::ThresholdOrLast(_) => "threshold-or-last",
             Policy::Never => "never",
+        }
+    }
+
+    /// The threshold of `threshold` and `threshold-or-last`.
+    pub fn threshold(self) -> Option<u8> {
+        match self {
+            Policy::Threshold(t) | Policy::ThresholdOrLast(t) => Some(t),
+            _ => None,
         }
     }
 }
@@ -146,6 +172,12 @@ pub struct AdvantageCase {
     pub miss_max: i32,
     pub strong_min: i32,
     pub on_use: OnUse,
+    /// Advantage dice one player holds (1 or 2; SPEC 12).
+    pub counters: u8,
+    /// Players taking the encounter's rolls in turn, one counter each (1..4).
+    pub party: u8,
+    /// Whether a party's players may spend their counter on another's roll.
+    pub share: bool,
 }
 
 impl Default for AdvantageCase {
@@ -162,6 +194,9 @@ impl Default for AdvantageCase {
             miss_max: 6,
             strong_min: 10,
             on_use: OnUse::Reset,
+            counters: 1,
+            party: 1,
+            share: false,
         }
     }
 }
@@ -203,19 +238,17 @@ impl AdvantageCase {
         let policy = options.choice("policy", Policy::NAMES)?.unwrap_or("greedy");
         let threshold_item = options.take("threshold");
         case.policy = match policy {
-            "threshold" => {
+            "threshold" | "threshold-or-last" => {
                 let Some(item) = threshold_item else {
                     return Err(options.case_error(format!(
-                        "{} \"threshold\" needs {}, the least counter value worth spending (1 to {}, the die size)",
+                        "{} \"{policy}\" needs {}, the least counter value worth spending (1 to {}, the die size)",
                         options.key_name("policy"),
                         options.key_name("threshold"),
                         case.die
                     )));
                 };
-                match item.value {
-                    RawValue::Int(t) if (1..=i64::from(case.die)).contains(&t) => {
-                        Policy::Threshold(t as u8)
-                    }
+                let t = match item.value {
+                    RawValue::Int(t) if (1..=i64::from(case.die)).contains(&t) => t as u8,
                     RawValue::Int(t) => {
                         return Err(options.error_at(
                             &item,
@@ -238,6 +271,11 @@ impl AdvantageCase {
                             ),
                         ))
                     }
+                };
+                if policy == "threshold" {
+                    Policy::Threshold(t)
+                } else {
+                    Policy::ThresholdOrLast(t)
                 }
             }
             other => {
@@ -248,7 +286,7 @@ impl AdvantageCase {
                     return Err(options.error_at(
                         &item,
                         format!(
-                            "{} only applies with {} \"threshold\", not \"{other}\"",
+                            "{} only applies with {} \"threshold\" or \"threshold-or-last\", not \"{other}\"",
                             options.key_name("threshold"),
                             options.key_name("policy")
                         ),
@@ -325,8 +363,62 @@ impl AdvantageCase {
                 OnUse::Reset
             };
         }
+        case.read_holders(&mut options)?;
         options.finish()?;
         Ok(case)
+    }
+
+    /// `counters`, `party` and `share` (SPEC 12): two advantage dice are one
+    /// player's, so they do not go with a party; `share` means something only
+    /// in a party (from a defaults table it is skipped for a lone player).
+    fn read_holders(&mut self, options: &mut Options) -> Result<(), OptionError> {
+        let counters_item = options.take("counters");
+        if let Some(counters) = options.int("counters", 1, 2)? {
+            self.counters = counters as u8;
+        }
+        let party_item = options.take("party");
+        if let Some(party) = options.int("party", 1, i64::from(MAX_PARTY))? {
+            self.party = party as u8;
+        }
+        if self.counters > 1 && self.party > 1 {
+            let message = format!(
+                "{} = {} needs {} = 1: two advantage dice are one player's; in a party of {} each player holds one counter",
+                options.key_name("counters"),
+                self.counters,
+                options.key_name("party"),
+                self.party
+            );
+            // Point at whichever of the two the case itself wrote last.
+            let at = [counters_item, party_item]
+                .into_iter()
+                .flatten()
+                .max_by_key(|item| (item.layer, item.at.map(|p| (p.line, p.col))));
+            return Err(match at {
+                Some(item) => options.error_at(&item, message),
+                None => options.case_error(message),
+            });
+        }
+        let share_item = options.take("share");
+        let share = options.bool("share")?;
+        if self.party > 1 {
+            self.share = share.unwrap_or(false);
+        } else if let Some(item) = share_item.filter(|i| i.layer > 0) {
+            return Err(options.error_at(
+                &item,
+                format!(
+                    "{} only applies to a party ({} 2 to {MAX_PARTY}); this case has one player",
+                    options.key_name("share"),
+                    options.key_name("party")
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// How many counters are in play: a player's one or two, or one per
+    /// player of a party.
+    pub fn holders(&self) -> usize {
+        usize::from(self.counters.max(self.party))
     }
 }
 
@@ -410,6 +502,17 @@ impl AdvantageHists<u64> {
     }
 }
 
+impl AdvantageCase {
+    /// `counters` and `party` (every case, SPEC 12), `share` in a party.
+    fn insert_holders(&self, inputs: &mut Map<String, Value>) {
+        inputs.insert("counters".into(), json!(self.counters));
+        inputs.insert("party".into(), json!(self.party));
+        if self.party > 1 {
+            inputs.insert("share".into(), json!(self.share));
+        }
+    }
+}
+
 impl SystemCase for AdvantageCase {
     fn system(&self) -> super::System {
         super::System::Advantage
@@ -426,12 +529,13 @@ impl SystemCase for AdvantageCase {
         inputs.insert("stat".into(), json!(self.stat));
         inputs.insert("rolls".into(), json!(self.rolls));
         inputs.insert("policy".into(), json!(self.policy.name()));
-        if let Policy::Threshold(t) = self.policy {
+        if let Some(t) = self.policy.threshold() {
             inputs.insert("threshold".into(), json!(t));
         }
         inputs.insert("miss_max".into(), json!(self.miss_max));
         inputs.insert("strong_min".into(), json!(self.strong_min));
         if !counter_applies {
+            self.insert_holders(&mut inputs);
             return inputs;
         }
         let gains: Map<String, Value> = Tier::ALL
@@ -442,6 +546,22 @@ impl SystemCase for AdvantageCase {
         inputs.insert("gain_chance".into(), json!(self.gain_chance));
         inputs.insert("gm_reduce_chance".into(), json!(self.gm_reduce_chance));
         inputs.insert("on_use".into(), json!(self.on_use.name()));
+        self.insert_holders(&mut inputs);
+        inputs
+    }
+
+    fn naming_inputs(&self) -> Map<String, Value> {
+        let mut inputs = self.inputs();
+        let default = AdvantageCase::default();
+        if self.counters == default.counters {
+            inputs.remove("counters");
+        }
+        if self.party == default.party {
+            inputs.remove("party");
+        }
+        if !self.share {
+            inputs.remove("share");
+        }
         inputs
     }
 

@@ -1,10 +1,12 @@
 //! The Monte Carlo sampler of an advantage encounter: each trial is one
-//! encounter, read through the rule's face table.
+//! encounter, read through the rule's face tables over the counters' states.
 
 use rand::distr::Bernoulli;
 use rand::RngExt;
 
-use super::{AdvantageCase, AdvantageHists, COUNTS, M2S, USES};
+use super::rules::{count_step, flag_tier, RollKind};
+use super::states::{Counters, StateSpace};
+use super::{AdvantageCase, AdvantageHists, COUNTS};
 use crate::distribution::Hist;
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
 use crate::engine::rng::DiceRng;
@@ -17,11 +19,27 @@ impl AdvantageCase {
     ) -> Result<AdvantageHists<f64>, Interrupted> {
         let bernoulli =
             |p: f64| (p > 0.0).then(|| Bernoulli::new(p).expect("a probability validated to 0..1"));
-        let mut table = self.face_table(false);
-        table.extend(self.face_table(true));
+        let space = StateSpace::new(self);
+        let kinds: Vec<RollKind> = (0..self.rolls as usize)
+            .map(|roll| self.roll_kind(roll))
+            .collect();
+        let mut distinct: Vec<RollKind> = Vec::new();
+        for kind in &kinds {
+            if !distinct.contains(kind) {
+                distinct.push(*kind);
+            }
+        }
         let sampler = AdvantageSampler {
             case: self,
-            table,
+            table_of: kinds
+                .iter()
+                .map(|kind| distinct.iter().position(|d| d == kind).unwrap_or(0))
+                .collect(),
+            tables: distinct
+                .iter()
+                .map(|kind| (self.face_table(&space, *kind), self.chance_holders(*kind)))
+                .collect(),
+            space,
             gain: bernoulli(self.gain_chance),
             reduce: bernoulli(self.gm_reduce_chance),
         };
@@ -33,20 +51,27 @@ impl AdvantageCase {
 /// The Monte Carlo trial: one encounter, read through the face tables.
 struct AdvantageSampler<'a> {
     case: &'a AdvantageCase,
-    /// [`AdvantageCase::face_table`] for a roll that is not the last, then
-    /// for the last (index `die` + counter - 1).
-    table: Vec<[(u8, u8); 36]>,
+    space: StateSpace,
+    /// Per roll, its table in `tables`.
+    table_of: Vec<usize>,
+    /// Per kind of roll (whose, and whether last): the
+    /// [`AdvantageCase::face_table`] and the counters that draw the chances.
+    tables: Vec<(FaceTable, std::ops::Range<usize>)>,
     gain: Option<Bernoulli>,
     reduce: Option<Bernoulli>,
 }
+
+/// Per state, per face of 2d6: the counters after step 5 and the flags.
+type FaceTable = Vec<[(Counters, u8); 36]>;
 
 impl Sampler for AdvantageSampler<'_> {
     type Tally = AdvantageHists<u64>;
 
     fn new_tally(&self) -> Self::Tally {
         let n = self.case.rolls as usize;
+        let top = (n * usize::from(self.case.counters)) as i64;
         AdvantageHists {
-            per_encounter: std::array::from_fn(|_| Hist::with_range(0, n as i64)),
+            per_encounter: std::array::from_fn(|_| Hist::with_range(0, top)),
             tier_by_roll: vec![[0; 3]; n],
         }
     }
@@ -54,24 +79,24 @@ impl Sampler for AdvantageSampler<'_> {
     #[inline]
     fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally) {
         let n = self.case.rolls as usize;
-        let size = usize::from(self.case.die);
-        let mut counter = 1u8;
+        let mut state = 0usize;
         let mut counts = [0i64; COUNTS];
         for (roll, tiers) in tally.tier_by_roll.iter_mut().enumerate() {
-            let last = roll + 1 == n;
-            let row = if last { size } else { 0 } + usize::from(counter) - 1;
-            let (next, flags) = self.table[row][rng.random_range(0..36usize)];
-            let tier = (flags & 7).trailing_zeros() as usize;
-            tiers[tier] += 1;
-            counts[tier] += 1;
-            counts[USES] += i64::from((flags >> USES) & 1);
-            counts[M2S] += i64::from((flags >> M2S) & 1);
-            if last {
+            let (table, holders) = &self.tables[self.table_of[roll]];
+            let (mut counters, flags) = table[state][rng.random_range(0..36usize)];
+            tiers[flag_tier(flags)] += 1;
+            for (k, count) in counts.iter_mut().enumerate() {
+                *count += count_step(flags, k) as i64;
+            }
+            if roll + 1 == n {
                 break;
             }
-            let gained = self.gain.is_some_and(|b| rng.sample(b));
-            let reduced = self.reduce.is_some_and(|b| rng.sample(b));
-            counter = self.case.after_chances(next, gained, reduced);
+            for holder in holders.clone() {
+                let gained = self.gain.is_some_and(|b| rng.sample(b));
+                let reduced = self.reduce.is_some_and(|b| rng.sample(b));
+                counters[holder] = self.case.after_chances(counters[holder], gained, reduced);
+            }
+            state = self.space.index(counters);
         }
         for (hist, count) in tally.per_encounter.iter_mut().zip(counts) {
             hist.add(count, 1);

@@ -15,12 +15,14 @@
 //!   and the division, once, into probabilities; [`pool_cache`]: each
 //!   pool's distribution computed once per run;
 //! - [`sample`]: the Monte Carlo trial;
-//! - [`scene`] and [`doom_chain`]: doom-pool scenes and their exact chain.
+//! - [`scene`] and [`doom_chain`]: doom-pool scenes and their exact chain;
+//! - [`conflict`]: conflicts, stress exchanged until one side is out.
 //!
 //! Every method fills one [`CortexHists`] through [`CortexCase::record`],
 //! read by one `metrics()` and one `rows()`, so the methods can be held
 //! against each other.
 
+pub mod conflict;
 pub mod doom_chain;
 pub mod exact;
 pub mod max_effect;
@@ -105,6 +107,26 @@ impl CortexCase {
             (None, Some(d)) => Opposition::Difficulty(d as u32),
             (None, None) => Opposition::None,
         };
+        // Rules of the reacting pool, given for a case without one, would be
+        // ignored in silence (a defaults table may hold them for other cases).
+        if !matches!(opposition, Opposition::Pool(_)) {
+            for key in ["reaction_keep", "effect_step_down"] {
+                if let Some(item) = options.given_by_case(key) {
+                    let against = match opposition {
+                        Opposition::Difficulty(_) => "a fixed difficulty",
+                        _ => "no opposition",
+                    };
+                    return Err(options.error_at(
+                        item,
+                        format!(
+                            "{} applies only against a reacting pool ({}), and this case has {against}: leave it out",
+                            options.key_name(key),
+                            options.key_name("vs")
+                        ),
+                    ));
+                }
+            }
+        }
         let mut rules = Rules::from_options(&mut options)?;
         if let Some(down) = options.bool("effect_step_down")? {
             rules.effect_step_down = down;

@@ -17,6 +17,21 @@ pub(super) struct Canvas<'a, DB: DrawingBackend> {
 
 pub(super) type Res = anyhow::Result<()>;
 
+/// Text as a chart may show it: a control character (XML 1.0 allows none
+/// but tab, newline and carriage return, even escaped) becomes U+FFFD, so
+/// the SVG stays well-formed whatever a label holds. plotters escapes
+/// `<`, `>`, `&` and quotes itself.
+fn drawable(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.chars().any(char::is_control) {
+        text.chars()
+            .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+            .collect::<String>()
+            .into()
+    } else {
+        text.into()
+    }
+}
+
 fn text_style(size: f64, bold: bool, colour: Colour, h: HPos, v: VPos) -> TextStyle<'static> {
     let style = if bold {
         FontStyle::Bold
@@ -36,7 +51,7 @@ where
 {
     pub(super) fn measure(&self, text: &str, size: f64, bold: bool) -> anyhow::Result<(i32, i32)> {
         let style = text_style(size, bold, INK, HPos::Left, VPos::Top);
-        let (w, h) = self.root.estimate_text_size(text, &style)?;
+        let (w, h) = self.root.estimate_text_size(&drawable(text), &style)?;
         Ok((w as i32, h as i32))
     }
 
@@ -61,7 +76,7 @@ where
         v: VPos,
     ) -> Res {
         let style = text_style(size, bold, colour, h, v);
-        self.root.draw_text(text, &style, at)?;
+        self.root.draw_text(&drawable(text), &style, at)?;
         Ok(())
     }
 
@@ -69,7 +84,7 @@ where
     pub(super) fn vertical_text(&self, text: &str, at: (i32, i32), size: f64) -> Res {
         let style = text_style(size, false, INK, HPos::Center, VPos::Center)
             .transform(FontTransform::Rotate270);
-        self.root.draw_text(text, &style, at)?;
+        self.root.draw_text(&drawable(text), &style, at)?;
         Ok(())
     }
 

@@ -111,7 +111,18 @@ where
             .map(|p| (x_scale.px(p.x), y_scale.px(p.y.value)))
             .collect();
         if path.len() > 1 {
-            canvas.line(path.clone(), s.colour, 3)?;
+            let mut drawn = path.clone();
+            if lines.step {
+                // Flat to the next x, then straight up or down at it.
+                drawn = Vec::with_capacity(path.len() * 2);
+                for (i, &(x, y)) in path.iter().enumerate() {
+                    if i > 0 {
+                        drawn.push((x, path[i - 1].1));
+                    }
+                    drawn.push((x, y));
+                }
+            }
+            canvas.line(drawn, s.colour, 3)?;
         }
         for p in &pts {
             if let Some((l, h)) = p.y.ci {

@@ -1,0 +1,245 @@
+//! Cortex conflict charts: per group of cases (a named sweep), the chance
+//! that the foe, and that the hero, has been taken out by each exchange, as
+//! step curves with one line per foe; and how the fights leave each side's
+//! stress. Distribution names are SPEC 9's (`foe_out_exchange`,
+//! `hero_out_exchange`, `final_foe_stress`, `final_hero_stress`).
+
+use super::cortex::stacked_segments;
+use super::model::{
+    bar_legend, line_legend, palette, sequential, Axis, BarSeries, Bars, Chart, Colour, LegendItem,
+    LineSeries, Lines, Panel, Plot, Point, Value, GREY, MIN_HEIGHT,
+};
+use super::{distribution, fixed_rules_note, label_of, method_note, share, stem, varying_keys};
+use crate::report::CaseResult;
+use crate::systems::System;
+
+/// These charts draw the take-out and final-stress distributions; the
+/// metrics read off them stand for them in the results tables (see
+/// `super::drawn_rank`), the foe's take-out first.
+pub const METRICS_DRAWN: &[&str] = &[
+    "p_foe_out",
+    "p_hero_out",
+    "p_neither",
+    "mean_exchanges",
+    "mean_exchanges_to_foe_out",
+    "p_hero_stressed",
+    "mean_team_dice_left",
+];
+
+pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
+    let groups = groups(results);
+    let mut out = Vec::new();
+    out.extend(takeouts(results, &groups));
+    out.extend(final_stress(results, &groups));
+    out
+}
+
+/// The two sides, as their distributions and captions name them.
+const SIDES: [(&str, &str); 2] = [("foe", "Foe"), ("hero", "Hero")];
+
+/// Cases grouped by their sweep's name (the text before ": " in a case
+/// name), in report order, each case with its line name: the inputs that
+/// vary within its group ("foe=d10 d8 d6", "mob=3d8"), else its case name.
+struct Group<'a> {
+    name: String,
+    cases: Vec<(&'a CaseResult, String)>,
+}
+
+fn groups<'a>(results: &[&'a CaseResult]) -> Vec<Group<'a>> {
+    let prefix = |r: &CaseResult| {
+        r.case
+            .split_once(": ")
+            .map_or(String::new(), |(p, _)| p.to_string())
+    };
+    let mut groups: Vec<Group<'a>> = Vec::new();
+    for r in results {
+        let name = prefix(r);
+        match groups.iter_mut().find(|g| g.name == name) {
+            Some(g) => g.cases.push((r, String::new())),
+            None => groups.push(Group {
+                name,
+                cases: vec![(r, String::new())],
+            }),
+        }
+    }
+    for g in &mut groups {
+        let members: Vec<&CaseResult> = g.cases.iter().map(|(r, _)| *r).collect();
+        let keys = varying_keys(&members, &[]);
+        for (r, line) in &mut g.cases {
+            *line = match label_of(r, &keys) {
+                l if l.is_empty() => r.case.clone(),
+                l => l,
+            };
+        }
+    }
+    groups
+}
+
+fn caption(group: &str, side: &str) -> String {
+    if group.is_empty() {
+        side.to_string()
+    } else {
+        format!("{group}: {}", side.to_lowercase())
+    }
+}
+
+/// P(the side is out by exchange k) for k = 0 .. N: a running total of the
+/// `<side>_out_exchange` rows (outcomes 1 .. N; `never` left out).
+fn out_by_exchange(r: &CaseResult, side: &str) -> Vec<Point> {
+    let mut points = vec![Point {
+        x: 0.0,
+        y: Value::exact(0.0),
+    }];
+    let mut total = 0.0;
+    for (outcome, p) in distribution(r, &format!("{side}_out_exchange")) {
+        if let Ok(k) = outcome.parse::<u32>() {
+            total += p;
+            points.push(Point {
+                x: f64::from(k),
+                y: share(r, total),
+            });
+        }
+    }
+    points
+}
+
+fn takeouts(results: &[&CaseResult], groups: &[Group<'_>]) -> Option<Chart> {
+    if results.is_empty() {
+        return None;
+    }
+    let mut names: Vec<String> = Vec::new();
+    let mut panels = Vec::new();
+    for g in groups {
+        for (side, title) in SIDES {
+            let mut series = Vec::new();
+            let mut exchanges = 1;
+            for (r, line) in &g.cases {
+                let i = names.iter().position(|n| n == line).unwrap_or_else(|| {
+                    names.push(line.clone());
+                    names.len() - 1
+                });
+                let points = out_by_exchange(r, side);
+                exchanges = exchanges.max(points.len() - 1);
+                series.push(LineSeries {
+                    name: line.clone(),
+                    colour: palette(i),
+                    marker: i,
+                    points,
+                });
+            }
+            panels.push(Panel {
+                caption: Some(caption(&g.name, &format!("{title} taken out"))),
+                plot: Plot::Lines(Lines {
+                    series,
+                    x_label: "Exchange".into(),
+                    x_ticks: (0..=exchanges).map(|k| (k as f64, k.to_string())).collect(),
+                    axis: Axis::percent(format!("P({} out by this exchange), %", side)),
+                    step: true,
+                }),
+            });
+        }
+    }
+    let mut legend: Vec<LegendItem> = Vec::new();
+    for panel in &panels {
+        if let Plot::Lines(lines) = &panel.plot {
+            for item in line_legend(&lines.series) {
+                if !legend.iter().any(|l| l.name == item.name) {
+                    legend.push(item);
+                }
+            }
+        }
+    }
+    let mut chart = Chart {
+        stem: stem(System::CortexConflict, "takeouts"),
+        title: "Chance each side has been taken out, exchange by exchange".into(),
+        notes: Vec::new(),
+        legend,
+        panels,
+        columns: 2,
+        width: 1600,
+        height: MIN_HEIGHT,
+    };
+    chart.notes.extend(fixed_rules_note(results, &[]));
+    chart.notes.push(method_note(results, true));
+    chart.fit_height(440);
+    Some(chart)
+}
+
+/// The outcomes of `final_*_stress` in table order, with their colours:
+/// no stress grey, d4 .. d12 dark to light, out vermillion.
+fn stress_series() -> Vec<BarSeries> {
+    let sizes = ["d4", "d6", "d8", "d10", "d12"];
+    let mut series = vec![BarSeries {
+        name: "none".into(),
+        colour: GREY,
+        values: Vec::new(),
+    }];
+    for (i, size) in sizes.iter().enumerate() {
+        series.push(BarSeries {
+            name: size.to_string(),
+            colour: sequential(0.08 + 0.84 * i as f64 / 4.0),
+            values: Vec::new(),
+        });
+    }
+    series.push(BarSeries {
+        name: "out".into(),
+        colour: Colour(213, 94, 0),
+        values: Vec::new(),
+    });
+    series
+}
+
+fn final_stress(results: &[&CaseResult], groups: &[Group<'_>]) -> Option<Chart> {
+    if results.is_empty() {
+        return None;
+    }
+    let mut panels = Vec::new();
+    let mut most_bars = 0;
+    for g in groups {
+        for (side, title) in SIDES {
+            let mut series = stress_series();
+            let mut categories = Vec::new();
+            for (r, line) in &g.cases {
+                categories.push(line.clone());
+                let rows = distribution(r, &format!("final_{side}_stress"));
+                let parts: Vec<(f64, Option<(f64, f64)>)> = series
+                    .iter()
+                    .map(|s| {
+                        let p = rows.iter().find(|(o, _)| *o == s.name).map_or(0.0, |r| r.1);
+                        (p, None)
+                    })
+                    .collect();
+                for (s, v) in series.iter_mut().zip(stacked_segments(r, &parts)) {
+                    s.values.push(v);
+                }
+            }
+            most_bars = most_bars.max(categories.len());
+            panels.push(Panel {
+                caption: Some(caption(&g.name, &format!("{title}'s stress at the end"))),
+                plot: Plot::Bars(Bars {
+                    horizontal: true,
+                    stacked: true,
+                    categories,
+                    category_label: "Case".into(),
+                    series,
+                    axis: Axis::percent("Share of fights, %"),
+                    value_labels: true,
+                }),
+            });
+        }
+    }
+    let mut chart = Chart {
+        stem: stem(System::CortexConflict, "final-stress"),
+        title: "Stress at the end of the fight".into(),
+        notes: Vec::new(),
+        legend: bar_legend(&stress_series()),
+        panels,
+        columns: 2,
+        width: 1600,
+        height: MIN_HEIGHT,
+    };
+    chart.notes.extend(fixed_rules_note(results, &[]));
+    chart.notes.push(method_note(results, true));
+    chart.fit_height(110 + 46 * most_bars as u32);
+    Some(chart)
+}

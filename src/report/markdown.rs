@@ -1,0 +1,145 @@
+//! The Markdown writer: a [`Document`] as GitHub-flavoured Markdown, with
+//! pipe tables, ready to paste into a forum post, a wiki page or a README
+//! (`--format markdown` on stdout, and `report.md` in a report folder).
+//! Like every writer it returns text and never touches files.
+
+use super::document::{Align, Block, Document, Inline, Line, Table};
+use super::index::url_path;
+
+/// Renders a document: blocks separated by blank lines, a final newline.
+pub fn render(document: &Document) -> String {
+    let blocks: Vec<String> = document.iter().map(block).collect();
+    let mut out = blocks.join("\n\n");
+    out.push('\n');
+    out
+}
+
+fn block(block: &Block) -> String {
+    match block {
+        Block::Heading(level, title) => {
+            format!("{} {}", "#".repeat(usize::from(*level)), escape(title))
+        }
+        Block::Paragraph(line) => literal_start(inline(line)),
+        Block::List(items) => items
+            .iter()
+            .map(|item| format!("- {}", inline(item)))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Block::Table(t) => table(t),
+        Block::Chart { stem, title } => {
+            let base = url_path(stem);
+            format!("[![{}]({base}.png)]({base}.svg)", escape(title))
+        }
+        Block::Command(command) => format!("```sh\n{command}\n```"),
+    }
+}
+
+fn table(t: &Table) -> String {
+    let row = |cells: &[Line]| {
+        let cells: Vec<String> = cells.iter().map(inline).collect();
+        format!("| {} |", cells.join(" | "))
+    };
+    let rule: Vec<&str> = t
+        .align
+        .iter()
+        .map(|a| match a {
+            Align::Left => "---",
+            Align::Right => "--:",
+        })
+        .collect();
+    let mut lines = vec![row(&t.header), format!("| {} |", rule.join(" | "))];
+    lines.extend(t.rows.iter().map(|r| row(r)));
+    lines.join("\n")
+}
+
+fn inline(line: &Line) -> String {
+    line.iter()
+        .map(|run| match run {
+            Inline::Text(s) => escape(s),
+            Inline::Code(s) => code_span(s),
+            Inline::Strong(s) => format!("**{}**", escape(s)),
+            Inline::Link { text, href } => format!("[{}]({})", escape(text), url_path(href)),
+        })
+        .collect()
+}
+
+/// Backslash-escapes the characters Markdown would read as markup, the
+/// table's `|` among them, so names from scenario files print as written.
+/// Brackets only matter as a link (`](`), so an interval's `[a, b]` stays
+/// as it reads.
+fn escape(text: &str) -> String {
+    let link_like = text.contains("](");
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '\\' | '`' | '*' | '_' | '<' | '|' | '~')
+            || (link_like && matches!(c, '[' | ']'))
+        {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A line that would open a heading, a quote or a list item when it
+/// begins a block keeps its first character literal.
+fn literal_start(text: String) -> String {
+    match text.chars().next() {
+        Some('#' | '>' | '-' | '+') => format!("\\{text}"),
+        _ => text,
+    }
+}
+
+/// A code span; a `|` inside a table cell still needs its backslash in GFM,
+/// and a backtick in the text needs a longer fence.
+fn code_span(text: &str) -> String {
+    let text = text.replace('|', "\\|");
+    if text.contains('`') {
+        format!("`` {text} ``")
+    } else {
+        format!("`{text}`")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::document::{code, text};
+
+    #[test]
+    fn tables_are_pipe_tables_with_alignment() {
+        let t = Table {
+            header: vec![text("metric"), text("value")],
+            align: vec![Align::Left, Align::Right],
+            rows: vec![vec![code("p_success"), text("89.79 %")]],
+        };
+        assert_eq!(
+            render(&vec![Block::Table(t)]),
+            "| metric | value |\n| --- | --: |\n| `p_success` | 89.79 % |\n"
+        );
+    }
+
+    #[test]
+    fn markup_in_names_is_escaped() {
+        let doc = vec![Block::Paragraph(vec![
+            Inline::Text("a|b *c* [d]".into()),
+            Inline::Strong("3d8".into()),
+            Inline::Code("x|y".into()),
+        ])];
+        assert_eq!(render(&doc), "a\\|b \\*c\\* [d]**3d8**`x\\|y`\n");
+        let doc = vec![Block::Paragraph(text("# [a](b)"))];
+        assert_eq!(render(&doc), "\\# \\[a\\](b)\n");
+    }
+
+    #[test]
+    fn charts_embed_the_png_linked_to_the_svg() {
+        let doc = vec![Block::Chart {
+            stem: "cortex-p-success".into(),
+            title: "Chance".into(),
+        }];
+        assert_eq!(
+            render(&doc),
+            "[![Chance](cortex-p-success.png)](cortex-p-success.svg)\n"
+        );
+    }
+}

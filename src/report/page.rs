@@ -1,0 +1,505 @@
+//! What the publishing outputs say, as [`Document`]s for the Markdown and
+//! HTML writers: the results of a command as one table per case
+//! (`--format markdown`), a balance with its winning rung in bold, and the
+//! page of a report folder (`report.md`, `report.html`): title and
+//! description, the rules in force, one results table per system (a row
+//! per case and method, the metrics its charts draw), the charts, the
+//! balances and how to reproduce it. Nothing here reads a clock or the
+//! machine's paths, so committed pages reproduce byte for byte.
+
+use serde_json::Value as Json;
+
+use super::chart::{self, input_text};
+use super::document::{
+    code, interval, method_phrase, metric_value, percent, text, with_code_spans, z_score, Align,
+    Block, Document, Inline, Line, Table,
+};
+use super::index;
+use super::{CaseResult, MethodUsed, Report};
+use crate::balance::BalanceResult;
+use crate::distribution::Metric;
+use crate::systems::System;
+
+/// The line above a case's table: the case, its system, the rules in force
+/// (every input but those the case is named from) and the method.
+fn case_line(result: &CaseResult, method: String) -> Line {
+    let mut line = vec![
+        Inline::Strong(result.case.clone()),
+        Inline::Text(format!(" ({}): ", result.system.name())),
+    ];
+    let main = result.system.main_keys();
+    let rules: Vec<(&String, &Json)> = result
+        .inputs
+        .iter()
+        .filter(|(k, _)| !main.contains(&k.as_str()))
+        .collect();
+    if !rules.is_empty() {
+        line.push(Inline::Text("rules ".into()));
+        for (i, (k, v)) in rules.iter().enumerate() {
+            if i > 0 {
+                line.push(Inline::Text(", ".into()));
+            }
+            line.push(Inline::Code(format!("{k} = {}", input_text(v))));
+        }
+        line.push(Inline::Text("; ".into()));
+    }
+    line.push(Inline::Text(format!("{method}.")));
+    line
+}
+
+/// One result's metrics: `metric | value`, with the 95 % interval for a
+/// Monte Carlo result.
+fn single_table(result: &CaseResult) -> Table {
+    let mc = result.method == MethodUsed::MonteCarlo;
+    let mut header = vec![text("metric"), text("value")];
+    let mut align = vec![Align::Left, Align::Right];
+    if mc {
+        header.push(text("95 % interval"));
+        align.push(Align::Right);
+    }
+    let rows = result
+        .evaluation
+        .metrics
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let mut row = vec![code(&m.name), text(metric_value(m, m.value))];
+            if mc {
+                row.push(text(interval(m, result.ci95.get(i).copied().flatten())));
+            }
+            row
+        })
+        .collect();
+    Table {
+        header,
+        align,
+        rows,
+    }
+}
+
+/// `--method both`: one table, `metric | exact | Monte Carlo | 95 % interval | z`.
+fn both_table(exact: &CaseResult, mc: &CaseResult) -> Table {
+    let rows = mc
+        .evaluation
+        .metrics
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let exact_value = exact
+                .evaluation
+                .metrics
+                .iter()
+                .find(|e| e.name == m.name)
+                .and_then(|e| e.value);
+            let z = mc
+                .z_vs_exact
+                .as_ref()
+                .and_then(|z| z.get(i).copied().flatten());
+            vec![
+                code(&m.name),
+                text(metric_value(m, exact_value)),
+                text(metric_value(m, m.value)),
+                text(interval(m, mc.ci95.get(i).copied().flatten())),
+                text(z_score(z)),
+            ]
+        })
+        .collect();
+    Table {
+        header: vec![
+            text("metric"),
+            text("exact"),
+            text("Monte Carlo"),
+            text("95 % interval"),
+            text("z"),
+        ],
+        align: vec![
+            Align::Left,
+            Align::Right,
+            Align::Right,
+            Align::Right,
+            Align::Right,
+        ],
+        rows,
+    }
+}
+
+/// The results of a command (`--format markdown`): per case a line naming
+/// it, its rules and method, and its table; with `--method both` the exact
+/// and Monte Carlo results of a case share one table.
+pub fn results(report: &Report) -> Document {
+    let mut doc = Document::new();
+    let mut i = 0;
+    while i < report.results.len() {
+        let result = &report.results[i];
+        let pair = report.results.get(i + 1).filter(|next| {
+            result.method == MethodUsed::Exact
+                && next.method == MethodUsed::MonteCarlo
+                && next.case == result.case
+                && next.z_vs_exact.is_some()
+        });
+        match pair {
+            Some(mc) => {
+                let method = format!(
+                    "exact and {}; z is the Monte Carlo value's distance from exact in standard errors",
+                    method_phrase(mc)
+                );
+                doc.push(Block::Paragraph(case_line(result, method)));
+                doc.push(Block::Table(both_table(result, mc)));
+                i += 2;
+            }
+            None => {
+                doc.push(Block::Paragraph(case_line(result, method_phrase(result))));
+                doc.push(Block::Table(single_table(result)));
+                i += 1;
+            }
+        }
+    }
+    doc
+}
+
+/// Balances: per hero pool the answer, then the ladder with the winning
+/// rung in bold.
+pub fn balances(balances: &[BalanceResult]) -> Document {
+    let mut doc = Document::new();
+    for b in balances {
+        let best = &b.ladder[b.best];
+        let label = best.label.map_or(String::new(), |l| format!(" ({l})"));
+        doc.push(Block::Paragraph(vec![
+            Inline::Strong(b.pool.to_string()),
+            Inline::Text(": the rung whose ".into()),
+            Inline::Code(b.metric.to_string()),
+            Inline::Text(format!(
+                " is closest to {} is {}{label}, at {}.",
+                percent(b.target),
+                best.vs,
+                percent(best.value)
+            )),
+        ]));
+        let rows = b
+            .ladder
+            .iter()
+            .enumerate()
+            .map(|(i, rung)| {
+                let cells = [
+                    rung.vs.to_string(),
+                    rung.label.unwrap_or("-").to_string(),
+                    percent(rung.value),
+                ];
+                cells
+                    .into_iter()
+                    .map(|c| {
+                        if i == b.best {
+                            vec![Inline::Strong(c)]
+                        } else {
+                            text(c)
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        doc.push(Block::Table(Table {
+            header: vec![text("vs"), text("label"), code(b.metric)],
+            align: vec![Align::Left, Align::Left, Align::Right],
+            rows,
+        }));
+    }
+    doc
+}
+
+/// What a report page needs beyond the report: what the folder holds and
+/// how it was made.
+pub struct PageInputs {
+    /// The charts written beside the page, `(stem, title)`; empty under
+    /// `--no-charts`.
+    pub charts: Vec<(String, String)>,
+    /// The CSV tables written beside the page, linked from it.
+    pub tables: Vec<String>,
+    /// The command that makes the folder again, paths relative to the
+    /// repository (or the folder the command ran in).
+    pub command: String,
+}
+
+/// Systems in the order they first appear in the report.
+fn systems(report: &Report) -> Vec<System> {
+    let mut out: Vec<System> = Vec::new();
+    for r in &report.results {
+        if !out.contains(&r.system) {
+            out.push(r.system);
+        }
+    }
+    out
+}
+
+/// The metric columns of a system's results table: those its charts draw
+/// that some result has a value for, in the charts' order (the headline
+/// first, then the metrics' own order); every metric when its charts draw
+/// none.
+fn columns(results: &[&CaseResult], system: System) -> Vec<String> {
+    let mut all: Vec<String> = Vec::new();
+    for r in results {
+        for m in &r.evaluation.metrics {
+            if m.value.is_some() && !all.contains(&m.name) {
+                all.push(m.name.clone());
+            }
+        }
+    }
+    let mut shown: Vec<(usize, String)> = all
+        .iter()
+        .filter_map(|name| Some((chart::drawn_rank(system, name)?, name.clone())))
+        .collect();
+    if shown.is_empty() {
+        return all;
+    }
+    // A stable sort keeps the metrics' own order within one listed name.
+    shown.sort_by_key(|(rank, _)| *rank);
+    shown.into_iter().map(|(_, name)| name).collect()
+}
+
+/// A cell of the results table: the value, and for Monte Carlo its 95 %
+/// interval.
+fn cell(result: &CaseResult, name: &str) -> String {
+    let Some(i) = result
+        .evaluation
+        .metrics
+        .iter()
+        .position(|m| m.name == name)
+    else {
+        return "-".into();
+    };
+    let m: &Metric = &result.evaluation.metrics[i];
+    let value = metric_value(m, m.value);
+    match result.ci95.get(i).copied().flatten() {
+        Some(ci) if m.value.is_some() => format!("{value} {}", interval(m, Some(ci))),
+        _ => value,
+    }
+}
+
+/// One system's results table: a row per case and method.
+fn results_table(report: &Report, system: System) -> Table {
+    let results: Vec<&CaseResult> = report
+        .results
+        .iter()
+        .filter(|r| r.system == system)
+        .collect();
+    let columns = columns(&results, system);
+    let mut header = vec![text("case"), text("method")];
+    header.extend(columns.iter().map(code));
+    let mut align = vec![Align::Left, Align::Left];
+    align.extend(columns.iter().map(|_| Align::Right));
+    let rows = results
+        .iter()
+        .map(|r| {
+            let method = match r.method {
+                MethodUsed::Exact => "exact",
+                MethodUsed::MonteCarlo => "Monte Carlo",
+            };
+            let mut row = vec![text(&r.case), text(method)];
+            row.extend(columns.iter().map(|c| text(cell(r, c))));
+            row
+        })
+        .collect();
+    Table {
+        header,
+        align,
+        rows,
+    }
+}
+
+/// The page of a report folder (`report.md`, `report.html`).
+pub fn report_page(report: &Report, inputs: &PageInputs) -> Document {
+    let mut doc = vec![Block::Heading(1, report.name.clone())];
+    if let Some(d) = &report.description {
+        doc.push(Block::Paragraph(text(d)));
+    }
+    if !report.results.is_empty() {
+        doc.push(Block::Heading(2, "Rules in force".into()));
+        let mut items: Vec<Line> = index::rule_lines(report)
+            .iter()
+            .map(|l| with_code_spans(l))
+            .collect();
+        items.push(text(format!("{}.", index::method_line(report))));
+        doc.push(Block::List(items));
+
+        doc.push(Block::Heading(2, "Results".into()));
+        let systems = systems(report);
+        for &system in &systems {
+            if systems.len() > 1 {
+                doc.push(Block::Heading(3, system.name().to_string()));
+            }
+            doc.push(Block::Table(results_table(report, system)));
+        }
+        let mut note = text(
+            "Probabilities are percentages, means plain numbers; a Monte Carlo value is followed by its 95 % interval. Every metric of every case is in ",
+        );
+        note.extend(links(&inputs.tables));
+        note.push(Inline::Text(".".into()));
+        doc.push(Block::Paragraph(note));
+    }
+    if !inputs.charts.is_empty() {
+        doc.push(Block::Heading(2, "Charts".into()));
+        // Each chart draws its own title, so no heading repeats it.
+        for (stem, title) in &inputs.charts {
+            doc.push(Block::Chart {
+                stem: stem.clone(),
+                title: title.clone(),
+            });
+        }
+    }
+    if !report.balances.is_empty() {
+        doc.push(Block::Heading(2, "Balance".into()));
+        doc.extend(balances(&report.balances));
+    }
+    doc.push(Block::Heading(2, "Reproduce".into()));
+    doc.push(Block::Command(inputs.command.clone()));
+    doc.push(Block::Paragraph(text(format!(
+        "Seed {}, oddsmith {}. The same command, seed and version give the same numbers.",
+        report.seed,
+        env!("CARGO_PKG_VERSION")
+    ))));
+    doc
+}
+
+/// "a, b and c" of links to the folder's files.
+fn links(files: &[String]) -> Line {
+    let mut line = Line::new();
+    for (i, f) in files.iter().enumerate() {
+        if i > 0 {
+            let sep = if i + 1 == files.len() { " and " } else { ", " };
+            line.push(Inline::Text(sep.into()));
+        }
+        line.push(Inline::Link {
+            text: f.clone(),
+            href: f.clone(),
+        });
+    }
+    if line.is_empty() {
+        line.push(Inline::Text("the report folder's tables".into()));
+    }
+    line
+}
+
+/// The chart stems and titles of a report, in the order they are drawn.
+pub fn chart_list(report: &Report) -> Vec<(String, String)> {
+    chart::charts(report)
+        .into_iter()
+        .map(|c| (c.stem, c.title))
+        .collect()
+}
+
+/// `report.md` and `report.html` for a report folder whose other files
+/// are `files` (already rendered): the pages link the CSV tables there and
+/// show the charts there (the HTML inlines their SVG text).
+pub fn folder_pages(
+    report: &Report,
+    command: &str,
+    files: &[(String, Vec<u8>)],
+) -> Vec<(String, Vec<u8>)> {
+    let written = |name: &str| files.iter().find(|(f, _)| f == name).map(|(_, b)| b);
+    let charts: Vec<(String, String)> = chart_list(report)
+        .into_iter()
+        .filter(|(stem, _)| written(&format!("{stem}.svg")).is_some())
+        .collect();
+    let svgs: Vec<(String, String)> = charts
+        .iter()
+        .filter_map(|(stem, _)| {
+            let bytes = written(&format!("{stem}.svg"))?;
+            Some((stem.clone(), String::from_utf8_lossy(bytes).into_owned()))
+        })
+        .collect();
+    let tables = files
+        .iter()
+        .map(|(f, _)| f.clone())
+        .filter(|f| f.ends_with(".csv"))
+        .collect();
+    let inputs = PageInputs {
+        charts,
+        tables,
+        command: command.to_string(),
+    };
+    let doc = report_page(report, &inputs);
+    vec![
+        (
+            "report.md".into(),
+            super::markdown::render(&doc).into_bytes(),
+        ),
+        (
+            "report.html".into(),
+            super::html::render(&format!("{} (oddsmith)", report.name), &doc, &svgs).into_bytes(),
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{fixture, markdown};
+
+    #[test]
+    fn a_case_gets_a_line_and_a_table() {
+        let md = markdown::render(&results(&fixture::cortex(false, false)));
+        assert!(
+            md.contains("**d8 2d6 vs 2d6** (cortex): rules `keep = 2`"),
+            "{md}"
+        );
+        assert!(md.contains("; exact.\n\n| metric | value |\n| --- | --: |\n"));
+        assert!(md.contains("| `p_success` | "));
+    }
+
+    #[test]
+    fn both_methods_share_one_table() {
+        let report = fixture::report();
+        let (exact, mc) = (&report.results[0], &report.results[1]);
+        let md = markdown::render(&results(&report));
+        assert!(
+            md.contains("| metric | exact | Monte Carlo | 95 % interval | z |"),
+            "{md}"
+        );
+        assert_eq!(md.matches("| metric |").count(), 1);
+        // Each metric's row puts the two methods' values side by side.
+        let i = fixture::metric_index(mc, "p_success");
+        let m = &mc.evaluation.metrics[i];
+        let row = format!(
+            "| `p_success` | {} | {} | {} | {} |",
+            percent(exact.evaluation.metrics[i].value.unwrap()),
+            percent(m.value.unwrap()),
+            interval(m, mc.ci95[i]),
+            z_score(mc.z_vs_exact.as_ref().unwrap()[i])
+        );
+        assert!(md.contains(&row), "{row}\n{md}");
+        // A mean prints with six decimals.
+        let mean_row = md
+            .lines()
+            .find(|l| l.starts_with("| `mean_total` |"))
+            .unwrap();
+        assert!(
+            mean_row
+                .split('|')
+                .nth(2)
+                .unwrap()
+                .trim()
+                .split('.')
+                .nth(1)
+                .unwrap()
+                .len()
+                == 6
+        );
+    }
+
+    #[test]
+    fn page_tables_show_what_the_charts_draw() {
+        let report = fixture::cortex(true, true);
+        let table = results_table(&report, System::Cortex);
+        let names: Vec<String> = table.header[2..]
+            .iter()
+            .map(|c| match &c[0] {
+                Inline::Code(s) => s.clone(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert!(names.contains(&"p_success".to_string()));
+        assert!(names.contains(&"pool_effect_d8".to_string()));
+        assert!(!names.contains(&"mean_total".to_string()));
+        // Monte Carlo cells carry their interval.
+        assert!(matches!(&table.rows[0][2][0], Inline::Text(t) if t.contains(" %, ")));
+    }
+}

@@ -96,6 +96,9 @@ pub fn pool_outcomes<W: Cached>(
     })
 }
 
+/// A pool's scored roll: (total, effect step, hitches).
+pub type Outcome = (u32, u32, u32);
+
 /// The (total, effect, hitches) probabilities of `pool`: from the counts
 /// while they fit, else from the `f64` programme. For the scene chain.
 pub fn pool_probabilities(
@@ -103,7 +106,7 @@ pub fn pool_probabilities(
     keep: usize,
     hitch_cap: u32,
     budget: &mut Budget,
-) -> Result<Vec<((u32, u32, u32), f64)>, ExactError> {
+) -> Result<Vec<(Outcome, f64)>, ExactError> {
     Ok(match exact_whole([pool]) {
         Some(whole) => pool_outcomes::<u128>(pool, keep, hitch_cap, budget)?
             .outcomes

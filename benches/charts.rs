@@ -19,6 +19,7 @@ fn sweep() -> Report {
         method: MethodArg::Exact,
         format: FormatArg::Table,
         quiet: true,
+        fractions: false,
     };
     let cancel = AtomicBool::new(false);
     let results = scenario

@@ -1,7 +1,8 @@
 //! Speed targets of the balancing tools (issue 5): an exact doom-pool scene
 //! of 10 actions from a 3d8 doom pool "in well under a second", the balance
-//! solver on the default nine-rung ladder ("instant"), and the exact
-//! max-effect programme.
+//! solver on the default nine-rung ladder ("instant"), the exact
+//! max-effect programme, and (issue 11) a 60-action scene within about a
+//! second.
 
 use std::hint::black_box;
 
@@ -28,6 +29,24 @@ fn scene_exact(c: &mut Criterion) {
     c.bench_function("scene exact: d10 2d8 d6 vs 3d8, 10 actions", |b| {
         b.iter(|| black_box(case.exact_hists(&mut Budget::unlimited()).unwrap()))
     });
+}
+
+/// Issue 11: a 60-action scene, exact (pools below 1e-15 dropped) within
+/// about a second.
+fn scene_exact_60_actions(c: &mut Criterion) {
+    let case = SceneCase {
+        pool: pool("d10 2d8 d6"),
+        doom: pool("2d6"),
+        actions: 60,
+        rules: Rules::default(),
+        end_at_2d12: false,
+    };
+    let mut group = c.benchmark_group("scene_exact_60_actions");
+    group.sample_size(10);
+    group.bench_function("d10 2d8 d6 vs 2d6", |b| {
+        b.iter(|| black_box(case.exact_hists(&mut Budget::unlimited()).unwrap()))
+    });
+    group.finish();
 }
 
 fn balance_default_ladder(c: &mut Criterion) {
@@ -64,6 +83,7 @@ fn max_effect_exact(c: &mut Criterion) {
 criterion_group!(
     benches,
     scene_exact,
+    scene_exact_60_actions,
     balance_default_ladder,
     max_effect_exact
 );

@@ -112,6 +112,10 @@ pub struct CommonArgs {
     /// No progress bar or notes on stderr.
     #[arg(long)]
     pub quiet: bool,
+    /// JSON: each exact Cortex result also carries `fractions`, every
+    /// probability as "numerator/denominator" in lowest terms.
+    #[arg(long)]
+    pub fractions: bool,
 }
 
 /// The Cortex roll rules shared by `cortex`, `scene`, `conflict` and `balance`.

@@ -37,6 +37,8 @@ pub struct Settings {
     pub method: MethodArg,
     pub format: FormatArg,
     pub quiet: bool,
+    /// Exact Cortex results also carry their probabilities as fractions.
+    pub fractions: bool,
 }
 
 impl Settings {
@@ -74,6 +76,7 @@ impl Settings {
             method: common.method,
             format: common.format,
             quiet: common.quiet,
+            fractions: common.fractions,
         })
     }
 }
@@ -140,6 +143,11 @@ pub fn evaluate_case(
     crate::interrupt::check(cancel)?;
     let exact = || -> Result<CaseResult, ExactError> {
         let evaluation = case.spec.exact(&mut Budget::interactive())?;
+        let fractions = if settings.fractions {
+            case.spec.exact_fractions(&mut Budget::interactive())
+        } else {
+            None
+        };
         Ok(CaseResult {
             case: case.name.clone(),
             system: case.spec.system(),
@@ -150,6 +158,7 @@ pub fn evaluate_case(
             evaluation,
             ci95: Vec::new(),
             z_vs_exact: None,
+            fractions,
         })
     };
     let refuse = |e: ExactError| anyhow::Error::new(e).context(format!("case \"{}\"", case.name));
@@ -214,5 +223,6 @@ fn monte_carlo(
         evaluation,
         ci95,
         z_vs_exact,
+        fractions: None,
     })
 }

@@ -29,6 +29,7 @@ fn run_with(name: &str, text: &str, method: MethodArg, trials: u64) -> Report {
         method,
         format: FormatArg::Table,
         quiet: true,
+        fractions: false,
     };
     let cancel = AtomicBool::new(false);
     let mut results = Vec::new();

@@ -71,6 +71,13 @@ pub fn report_json(report: &Report, run_json: bool) -> Value {
                     .collect();
                 o.insert("z_vs_exact".into(), Value::Object(z));
             }
+            if let Some(fractions) = &r.fractions {
+                let fractions: Map<String, Value> = fractions
+                    .iter()
+                    .map(|(name, f)| (name.clone(), json!(f)))
+                    .collect();
+                o.insert("fractions".into(), Value::Object(fractions));
+            }
             if run_json && r.method == MethodUsed::Exact {
                 o.insert(
                     "dropped_mass".into(),

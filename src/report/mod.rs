@@ -60,6 +60,9 @@ pub struct CaseResult {
     pub ci95: Vec<Option<(f64, f64)>>,
     /// Per metric, the distance from exact in standard errors (`--method both`).
     pub z_vs_exact: Option<Vec<Option<f64>>>,
+    /// Exact Cortex results under `--fractions`: each probability metric
+    /// as "numerator/denominator" in lowest terms (SPEC 8).
+    pub fractions: Option<Vec<(String, String)>>,
 }
 
 /// What a run was asked: cases (a scenario or a quick command, whose

@@ -36,6 +36,12 @@ pub trait SystemCase: Send + Sync + std::fmt::Debug {
     }
     /// The exact distribution, or why it cannot be had within `budget`.
     fn exact(&self, budget: &mut Budget) -> Result<Evaluation, ExactError>;
+    /// The exact probability metrics as `"numerator/denominator"` in lowest
+    /// terms (SPEC 8, `--fractions`), for engines that count outcomes
+    /// exactly; `None` otherwise or when exact cannot answer.
+    fn exact_fractions(&self, _budget: &mut Budget) -> Option<Vec<(String, String)>> {
+        None
+    }
     /// A Monte Carlo estimate.
     fn monte_carlo(&self, settings: &McSettings<'_>) -> Result<Evaluation, Interrupted>;
     /// The names of the metrics this case reports, in order (what a

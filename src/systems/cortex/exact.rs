@@ -2,10 +2,14 @@
 //! distribution of one pool by a dynamic programme over the dice whose state
 //! is what the [`Scorer`] holds, the hitch count by a Poisson-binomial
 //! convolution, and a case's exact outcome histograms from those (or from
-//! [`choice_outcomes`] under `max-effect`). A brute-force enumeration of
-//! every face, scored die by die, is the cross-check the tests hold it to.
+//! [`choice_outcomes`] under `max-effect`). The programmes count face
+//! combinations ([`super::weight`]), so a case's histograms are integers
+//! over one whole and every metric is divided once; pool distributions are
+//! memoised for the run ([`super::pool_cache`]). A brute-force enumeration
+//! of every face, scored die by die, is the cross-check the tests hold it to.
 
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
@@ -15,18 +19,11 @@ use crate::engine::exact::{Budget, ExactError};
 
 use super::max_effect::{choice_outcomes, score_choice};
 use super::plot_points::PlotRoll;
+use super::pool_cache::{memoised, Cached, PoolOutcomes};
 use super::rules::{rank_face, total_rank, total_rank_step, Opposition, Policy, Rank, MAX_KEEP};
 use super::score::{score, PoolRoll, Scorer};
+use super::weight::{count_sum, exact_whole, quantise, ratio, Weight, FALLBACK_WHOLE};
 use super::{CortexCase, CortexHists};
-
-/// The joint distribution of (total, effect step, hitches) for one pool.
-/// Hitches are counted up to `hitch_cap` (the last level means "cap or
-/// more"); with a cap of 0 they are not tracked at all.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PoolOutcomes {
-    /// `(total, effect_step, hitches)` with its probability, sorted.
-    pub outcomes: Vec<((u32, u32, u32), f64)>,
-}
 
 /// A DP state: a [`Scorer`]'s total dice (best first) and largest free step
 /// (-1 none), with the hitch count capped.
@@ -86,44 +83,85 @@ impl DpState {
     }
 }
 
-/// Exact (total, effect, hitches) distribution of `pool` summing `keep` dice:
-/// a dynamic programme over the dice, largest first, whose state is what the
-/// [`Scorer`] holds. Faces that cannot enter a full total are merged into
-/// one transition, so the work is about states x (distinct useful faces).
-pub fn pool_outcomes(
+/// Exact (total, effect, hitches) distribution of `pool` summing `keep` dice,
+/// memoised for the run: counts of face combinations (`u128`) or
+/// probabilities (`f64`, past [`super::weight::EXACT_LIMIT`]).
+pub fn pool_outcomes<W: Cached>(
     pool: &Pool,
     keep: usize,
     hitch_cap: u32,
     budget: &mut Budget,
-) -> Result<PoolOutcomes, ExactError> {
+) -> Result<Arc<PoolOutcomes<W>>, ExactError> {
+    memoised(pool, keep, hitch_cap, budget, |budget| {
+        pool_programme(pool, keep, hitch_cap, budget)
+    })
+}
+
+/// A pool's scored roll: (total, effect step, hitches).
+pub type Outcome = (u32, u32, u32);
+
+/// The (total, effect, hitches) probabilities of `pool`: from the counts
+/// while they fit, else from the `f64` programme. For the scene chain.
+pub fn pool_probabilities(
+    pool: &Pool,
+    keep: usize,
+    hitch_cap: u32,
+    budget: &mut Budget,
+) -> Result<Vec<(Outcome, f64)>, ExactError> {
+    Ok(match exact_whole([pool]) {
+        Some(whole) => pool_outcomes::<u128>(pool, keep, hitch_cap, budget)?
+            .outcomes
+            .iter()
+            .map(|&(outcome, count)| (outcome, ratio(count, whole)))
+            .collect(),
+        None => pool_outcomes::<f64>(pool, keep, hitch_cap, budget)?
+            .outcomes
+            .clone(),
+    })
+}
+
+/// The dynamic programme over the dice, largest first, whose state is what
+/// the [`Scorer`] holds. Faces that cannot enter a full total are merged
+/// into one transition, so the work is about states x (distinct useful faces).
+fn pool_programme<W: Weight>(
+    pool: &Pool,
+    keep: usize,
+    hitch_cap: u32,
+    budget: &mut Budget,
+) -> Result<PoolOutcomes<W>, ExactError> {
     let what = || format!("the pool {pool}");
     let start = DpState {
         held: [0; MAX_KEEP],
         free_step: -1,
         hitches: 0,
     };
-    let mut states: FxHashMap<DpState, f64> = FxHashMap::default();
-    states.insert(start, 1.0);
+    let mut states: FxHashMap<DpState, W> = FxHashMap::default();
+    states.insert(start, W::ONE);
     let mut sides_left: u64 = pool.dice().iter().map(|d| u64::from(d.sides())).sum();
+    let (mut cost, mut peak) = (0u64, 0u64);
     for die in pool.dice() {
         let step = die.step() as u8;
         let sides = die.sides() as u8;
         // The state count rarely shrinks, so if even today's count times
         // the faces still to come will not fit, refuse now rather than
         // after a second of work.
-        if !budget.allows(states.len() as u64 * sides_left) {
+        let ahead = states.len() as u64 * sides_left;
+        peak = peak.max(cost.saturating_add(ahead));
+        if !budget.allows(ahead) {
             return Err(ExactError::TooLarge(what()));
         }
         sides_left -= u64::from(sides);
-        budget.spend(states.len() as u64 * u64::from(sides), &what)?;
-        let p_face = 1.0 / f64::from(sides);
-        let mut next: FxHashMap<DpState, f64> =
+        let work = states.len() as u64 * u64::from(sides);
+        budget.spend(work, &what)?;
+        cost += work;
+        let sides_u32 = u32::from(sides);
+        let mut next: FxHashMap<DpState, W> =
             FxHashMap::with_capacity_and_hasher(states.len() * 2, Default::default());
         for (state, &p) in &states {
             // A 1: a hitch.
             let mut hitched = *state;
             hitched.hitches = (u32::from(hitched.hitches) + 1).min(hitch_cap) as u16;
-            *next.entry(hitched).or_insert(0.0) += p * p_face;
+            *next.entry(hitched).or_default() += p.faces(1, sides_u32);
             // Faces below a full total's lowest value: the die is simply free.
             let first_useful = if state.held[keep - 1] != 0 {
                 rank_face(state.held[keep - 1]).max(2)
@@ -134,60 +172,117 @@ pub fn pool_outcomes(
             if below > 0 {
                 let mut freed = *state;
                 freed.free_step = freed.free_step.max(step as i8);
-                *next.entry(freed.canonical()).or_insert(0.0) += p * p_face * f64::from(below);
+                *next.entry(freed.canonical()).or_default() += p.faces(u32::from(below), sides_u32);
             }
             for face in first_useful..=sides {
                 let mut scorer = state.scorer(keep);
                 scorer.push(step, face);
                 *next
                     .entry(DpState::from_scorer(&scorer, hitch_cap))
-                    .or_insert(0.0) += p * p_face;
+                    .or_default() += p.faces(1, sides_u32);
             }
         }
         states = next;
     }
-    let mut joint: FxHashMap<(u32, u32, u32), f64> = FxHashMap::default();
+    let mut joint: FxHashMap<(u32, u32, u32), W> = FxHashMap::default();
     for (state, p) in states {
         let roll = state.scorer(keep).finish();
         *joint
             .entry((roll.total, roll.effect_step, roll.hitches))
-            .or_insert(0.0) += p;
+            .or_default() += p;
     }
     let mut outcomes: Vec<_> = joint.into_iter().collect();
     outcomes.sort_by_key(|a| a.0);
-    Ok(PoolOutcomes { outcomes })
+    Ok(PoolOutcomes {
+        outcomes,
+        cost,
+        peak,
+    })
 }
 
-/// Distribution of the number of hitches: each die is a 1 with chance 1/S,
-/// independently (a Poisson-binomial convolution).
-pub fn hitch_distribution(pool: &Pool) -> Hist<f64> {
-    let mut probs = vec![1.0];
+/// Distribution of the number of hitches: each die is a 1 on one face of
+/// its S, independently (a Poisson-binomial convolution).
+pub fn hitch_distribution<W: Weight>(pool: &Pool) -> Hist<W> {
+    let mut weights = vec![W::ONE];
     for die in pool.dice() {
-        let q = 1.0 / f64::from(die.sides());
-        let mut next = vec![0.0; probs.len() + 1];
-        for (h, &p) in probs.iter().enumerate() {
-            next[h] += p * (1.0 - q);
-            next[h + 1] += p * q;
+        let sides = die.sides();
+        let mut next = vec![W::default(); weights.len() + 1];
+        for (h, &p) in weights.iter().enumerate() {
+            next[h] += p.faces(sides - 1, sides);
+            next[h + 1] += p.faces(1, sides);
         }
-        probs = next;
+        weights = next;
     }
     let mut hist = Hist::with_range(0, pool.len() as i64);
-    for (h, p) in probs.into_iter().enumerate() {
+    for (h, p) in weights.into_iter().enumerate() {
         hist.add(h as i64, p);
     }
     hist
 }
 
+/// Integer histograms from `f64` ones on the [`FALLBACK_WHOLE`] grid. The
+/// whole is at least every histogram's own sum, so no probability can pass 1.
+fn quantised(h: CortexHists<f64>) -> CortexHists<u128> {
+    let mut counts = CortexHists {
+        total: quantise(&h.total),
+        hitches: quantise(&h.hitches),
+        pool_effect: quantise(&h.pool_effect),
+        margin: quantise(&h.margin),
+        win_effect: quantise(&h.win_effect),
+        fail: h.fail.to_count(),
+        reaction_hitch: h.reaction_hitch.to_count(),
+        plot_points_spent: quantise(&h.plot_points_spent),
+        whole: 0,
+        counted: false,
+    };
+    counts.whole = [
+        FALLBACK_WHOLE,
+        count_sum(&counts.total),
+        count_sum(&counts.hitches),
+        count_sum(&counts.pool_effect),
+        count_sum(&counts.margin),
+        count_sum(&counts.win_effect) + counts.fail,
+        count_sum(&counts.plot_points_spent),
+    ]
+    .into_iter()
+    .max()
+    .expect("several sums");
+    counts
+}
+
 impl CortexCase {
-    /// The exact outcome histograms, through the dynamic programme.
-    pub fn exact_hists(&self, budget: &mut Budget) -> Result<CortexHists<f64>, ExactError> {
+    /// The exact outcome histograms as counts of face combinations over
+    /// their whole; past [`super::weight::EXACT_LIMIT`] combinations, the
+    /// `f64` programme's probabilities on the fallback grid.
+    pub fn exact_hists(&self, budget: &mut Budget) -> Result<CortexHists<u128>, ExactError> {
+        let reaction = match &self.opposition {
+            Opposition::Pool(vs) => Some(vs),
+            _ => None,
+        };
+        match exact_whole(std::iter::once(&self.pool).chain(reaction)) {
+            Some(whole) => {
+                let mut hists = self.weighted_hists::<u128>(budget)?;
+                hists.whole = whole;
+                hists.counted = true;
+                Ok(hists)
+            }
+            None => Ok(quantised(self.weighted_hists::<f64>(budget)?)),
+        }
+    }
+
+    /// The outcome histograms in weights `W`, through the programmes.
+    fn weighted_hists<W: Cached>(&self, budget: &mut Budget) -> Result<CortexHists<W>, ExactError> {
         // The hitch convolution is quadratic in the number of dice; it is
         // budgeted too, or `100000d4` would pass the DP's check and then
         // spend seconds here.
         let n = self.pool.len() as u64;
         budget.spend(n * (n + 1) / 2, &|| format!("the pool {}", self.pool))?;
+        let reaction_whole = match &self.opposition {
+            Opposition::Pool(vs) => W::whole_of(vs),
+            _ => W::ONE,
+        };
         let mut hists = CortexHists {
-            hitches: hitch_distribution(&self.pool),
+            hitches: hitch_distribution::<W>(&self.pool).map(|w| w.times(reaction_whole)),
             ..CortexHists::default()
         };
         if let (Some(points), Opposition::Difficulty(d)) =
@@ -200,7 +295,7 @@ impl CortexCase {
             (self.rules.policy, &self.opposition)
         {
             for ((total, effect_step), p) in
-                choice_outcomes(&self.pool, &self.rules, Some(*d), budget)?
+                choice_outcomes::<W>(&self.pool, &self.rules, Some(*d), budget)?
             {
                 let roll = PoolRoll {
                     total,
@@ -211,44 +306,40 @@ impl CortexCase {
             }
             return Ok(hists);
         }
-        let action = pool_outcomes(&self.pool, self.rules.keep, 0, budget)?;
+        let action = by_total_and_effect(
+            &pool_outcomes::<W>(&self.pool, self.rules.keep, 0, budget)?.outcomes,
+        );
         match &self.opposition {
             Opposition::Pool(vs) => {
-                let reaction = pool_outcomes(vs, self.rules.reaction_keep, 0, budget)?;
-                budget.spend(
-                    (action.outcomes.len() * reaction.outcomes.len()) as u64,
-                    &|| format!("{} against {vs}", self.pool),
-                )?;
-                for &((total, effect, _), p) in &action.outcomes {
-                    let a = PoolRoll {
-                        total,
-                        effect_step: effect,
-                        hitches: 0,
-                    };
-                    for &((r_total, r_effect, _), q) in &reaction.outcomes {
-                        let r = PoolRoll {
-                            total: r_total,
-                            effect_step: r_effect,
-                            hitches: 0,
-                        };
-                        self.record(a, Some(r), p * q, &mut hists, false);
+                let mut reaction = pool_outcomes::<W>(vs, self.rules.reaction_keep, 0, budget)?
+                    .outcomes
+                    .clone();
+                if !self.rules.effect_step_down {
+                    // Only the step-down looks at the reaction's effect die
+                    // (SPEC 2), so without it the reaction's totals suffice.
+                    for (outcome, _) in &mut reaction {
+                        outcome.1 = 0;
+                    }
+                }
+                let reaction = by_total_and_effect(&reaction);
+                budget.spend((action.len() * reaction.len()) as u64, &|| {
+                    format!("{} against {vs}", self.pool)
+                })?;
+                for &(a, p) in &action {
+                    for &(r, q) in &reaction {
+                        self.record(a, Some(r), p.times(q), &mut hists, false);
                     }
                 }
                 // P(no hitch) is a product; the whole distribution is not needed.
-                let no_hitch: f64 = vs
+                let no_hitch = vs
                     .dice()
                     .iter()
-                    .map(|d| 1.0 - 1.0 / f64::from(d.sides()))
-                    .product();
-                hists.reaction_hitch = 1.0 - no_hitch;
+                    .fold(W::ONE, |w, d| w.faces(d.sides() - 1, d.sides()));
+                let action_whole = W::whole_of(&self.pool);
+                hists.reaction_hitch = (reaction_whole - no_hitch).times(action_whole);
             }
             _ => {
-                for &((total, effect, _), p) in &action.outcomes {
-                    let a = PoolRoll {
-                        total,
-                        effect_step: effect,
-                        hitches: 0,
-                    };
+                for &(a, p) in &action {
                     self.record(a, None, p, &mut hists, false);
                 }
             }
@@ -258,17 +349,19 @@ impl CortexCase {
 
     /// Every face combination, scored one by one: the slow, obviously
     /// correct cross-check for [`CortexCase::exact_hists`]. Only for small pools.
-    pub fn brute_force_hists(&self) -> CortexHists<f64> {
+    pub fn brute_force_hists(&self) -> CortexHists<u128> {
         let reaction_dice: Vec<Die> = match &self.opposition {
             Opposition::Pool(vs) => vs.dice().to_vec(),
             _ => Vec::new(),
         };
         let action_dice = self.pool.dice().to_vec();
         let all: Vec<Die> = action_dice.iter().chain(&reaction_dice).copied().collect();
-        let combos: f64 = all.iter().map(|d| f64::from(d.sides())).product();
-        let weight = 1.0 / combos;
         let mut faces = vec![1u8; all.len()];
-        let mut hists = CortexHists::default();
+        let mut hists = CortexHists {
+            whole: all.iter().map(|d| u128::from(d.sides())).product(),
+            counted: true,
+            ..CortexHists::default()
+        };
         loop {
             let (a_faces, r_faces) = faces.split_at(action_dice.len());
             if let (Some(points), Opposition::Difficulty(d)) =
@@ -279,7 +372,7 @@ impl CortexCase {
                     roll.push(die.step() as u8, face);
                 }
                 let (action, spent) = roll.spend(self.rules.keep, &self.rules, *d);
-                self.record_spent(action, spent, weight, &mut hists, true);
+                self.record_spent(action, spent, 1, &mut hists, true);
             } else {
                 let action = match (self.rules.policy, &self.opposition) {
                     (Policy::MaxEffect, Opposition::Difficulty(d)) => score_choice(
@@ -293,7 +386,7 @@ impl CortexCase {
                 };
                 let reaction = (!reaction_dice.is_empty())
                     .then(|| score(&reaction_dice, r_faces, self.rules.reaction_keep));
-                self.record(action, reaction, weight, &mut hists, true);
+                self.record(action, reaction, 1, &mut hists, true);
             }
             // Odometer over every face of every die.
             let mut i = 0;
@@ -312,6 +405,30 @@ impl CortexCase {
     }
 }
 
+/// A pool's outcomes as scored rolls, hitches dropped and equal
+/// (total, effect) merged, in order.
+fn by_total_and_effect<W: Weight>(outcomes: &[((u32, u32, u32), W)]) -> Vec<(PoolRoll, W)> {
+    let mut merged: Vec<(PoolRoll, W)> = Vec::with_capacity(outcomes.len());
+    let mut sorted: Vec<_> = outcomes.iter().map(|&((t, e, _), w)| ((t, e), w)).collect();
+    sorted.sort_by_key(|a| a.0);
+    for ((total, effect_step), w) in sorted {
+        match merged.last_mut() {
+            Some((roll, sum)) if (roll.total, roll.effect_step) == (total, effect_step) => {
+                *sum += w
+            }
+            _ => merged.push((
+                PoolRoll {
+                    total,
+                    effect_step,
+                    hitches: 0,
+                },
+                w,
+            )),
+        }
+    }
+    merged
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -319,22 +436,53 @@ mod tests {
 
     #[test]
     fn dp_matches_brute_force_on_a_small_pool() {
+        for effect_step_down in [false, true] {
+            let case = CortexCase {
+                pool: Pool::parse_cortex("d10 d8 d6").unwrap(),
+                opposition: Opposition::Pool(Pool::parse_cortex("d8 d6").unwrap()),
+                rules: Rules {
+                    effect_step_down,
+                    ..Rules::default()
+                },
+            };
+            let exact = case.exact_hists(&mut Budget::unlimited()).unwrap();
+            let brute = case.brute_force_hists();
+            // Counts, not probabilities: equal to the last combination.
+            assert_eq!(exact.whole, brute.whole);
+            assert_eq!(case.metrics(&exact), case.metrics(&brute));
+            assert_eq!(case.fractions(&exact), case.fractions(&brute));
+        }
+    }
+
+    #[test]
+    fn the_fallback_agrees_with_the_counts() {
+        // A pool past the exact limit goes through f64; below it, the same
+        // rolls through f64 must land within rounding of the counts.
         let case = CortexCase {
-            pool: Pool::parse_cortex("d10 d8 d6").unwrap(),
-            opposition: Opposition::Pool(Pool::parse_cortex("d8 d6").unwrap()),
-            rules: Rules {
-                effect_step_down: true,
-                ..Rules::default()
-            },
+            pool: Pool::parse_cortex("d12 d10 2d8 d6").unwrap(),
+            opposition: Opposition::Pool(Pool::parse_cortex("3d8").unwrap()),
+            rules: Rules::default(),
         };
-        let exact = case.exact_hists(&mut Budget::unlimited()).unwrap();
-        let brute = case.brute_force_hists();
-        for (a, b) in case.metrics(&exact).iter().zip(case.metrics(&brute)) {
+        let counts = case.exact_hists(&mut Budget::unlimited()).unwrap();
+        let floats = quantised(
+            case.weighted_hists::<f64>(&mut Budget::unlimited())
+                .unwrap(),
+        );
+        assert!(!floats.counted && counts.counted);
+        for (a, b) in case.metrics(&counts).iter().zip(case.metrics(&floats)) {
             assert!(
-                (a.value.unwrap() - b.value.unwrap()).abs() < 1e-12,
+                (a.value.unwrap() - b.value.unwrap()).abs() < 1e-13,
                 "{}",
                 a.name
             );
         }
+        let big = CortexCase {
+            pool: Pool::parse_cortex("30d12").unwrap(),
+            opposition: Opposition::Pool(Pool::parse_cortex("10d12").unwrap()),
+            rules: Rules::default(),
+        };
+        let h = big.exact_hists(&mut Budget::unlimited()).unwrap();
+        assert!(!h.counted);
+        assert!(big.fractions(&h).is_none());
     }
 }

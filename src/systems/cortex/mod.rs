@@ -12,7 +12,9 @@
 //! - [`max_effect`]: the roller's choice against a known difficulty;
 //! - [`plot_points`]: plot points spent after the roll to beat a difficulty;
 //! - [`exact`]: the dynamic programmes, the hitch distribution and the
-//!   brute-force cross-check;
+//!   brute-force cross-check; [`weight`]: their counts of face combinations
+//!   and the division, once, into probabilities; [`pool_cache`]: each
+//!   pool's distribution computed once per run;
 //! - [`sample`]: the Monte Carlo trial;
 //! - [`scene`] and [`doom_chain`]: doom-pool scenes and their exact chain;
 //! - [`conflict`]: conflicts, stress exchanged until one side is out.
@@ -26,10 +28,12 @@ pub mod doom_chain;
 pub mod exact;
 pub mod max_effect;
 pub mod plot_points;
+pub mod pool_cache;
 pub mod rules;
 pub mod sample;
 pub mod scene;
 pub mod score;
+pub mod weight;
 
 use serde_json::{json, Map, Value};
 
@@ -40,9 +44,11 @@ use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{OptionError, Options};
 
 use super::SystemCase;
+use weight::{count_sum, fraction, ratio, signed_ratio};
 
-pub use exact::{hitch_distribution, pool_outcomes, PoolOutcomes};
+pub use exact::{hitch_distribution, pool_outcomes, pool_probabilities};
 pub use max_effect::{choice_outcomes, score_choice, Choice, TotalEffect};
+pub use pool_cache::PoolOutcomes;
 pub use rules::{Opposition, Policy, Rules, Ties, MAX_KEEP};
 pub use sample::{dice_table, roll_pool};
 pub use score::{score, PoolRoll, Scorer};
@@ -238,8 +244,9 @@ fn plot_points_that_apply(
     Ok(None)
 }
 
-/// The outcome histograms of a cortex case: counts in Monte Carlo,
-/// probabilities when exact.
+/// The outcome histograms of a cortex case, with the weight of every
+/// outcome together: trial counts in Monte Carlo, counts of face
+/// combinations when exact.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CortexHists<W> {
     pub total: Hist<W>,
@@ -253,6 +260,11 @@ pub struct CortexHists<W> {
     pub reaction_hitch: W,
     /// Plot points spent (SPEC 10); empty when the case has none.
     pub plot_points_spent: Hist<W>,
+    /// Every outcome's weight together: the denominator of every metric.
+    pub whole: W,
+    /// Whether the weights are true counts of face combinations, so that
+    /// each metric is an exact fraction (`--fractions`).
+    pub counted: bool,
 }
 
 impl<W: Copy + Default + std::ops::AddAssign> CortexHists<W> {
@@ -269,95 +281,160 @@ impl<W: Copy + Default + std::ops::AddAssign> CortexHists<W> {
 }
 
 impl CortexHists<u64> {
-    fn to_probabilities(&self, trials: u64) -> CortexHists<f64> {
+    /// Trial counts out of `trials`, in the weights the metrics read.
+    fn to_counts(&self, trials: u64) -> CortexHists<u128> {
+        let wide = |h: &Hist<u64>| h.map(u128::from);
         CortexHists {
-            total: self.total.to_probabilities(trials),
-            hitches: self.hitches.to_probabilities(trials),
-            pool_effect: self.pool_effect.to_probabilities(trials),
-            margin: self.margin.to_probabilities(trials),
-            win_effect: self.win_effect.to_probabilities(trials),
-            fail: self.fail as f64 / trials as f64,
-            reaction_hitch: self.reaction_hitch as f64 / trials as f64,
-            plot_points_spent: self.plot_points_spent.to_probabilities(trials),
+            total: wide(&self.total),
+            hitches: wide(&self.hitches),
+            pool_effect: wide(&self.pool_effect),
+            margin: wide(&self.margin),
+            win_effect: wide(&self.win_effect),
+            fail: u128::from(self.fail),
+            reaction_hitch: u128::from(self.reaction_hitch),
+            whole: u128::from(trials),
+            counted: false,
+            plot_points_spent: wide(&self.plot_points_spent),
         }
     }
 }
 
+/// A metric and, for a probability, its numerator over the whole.
+type Measured = (Metric, Option<u128>);
+
+/// A probability: `count` out of `whole`, divided once.
+fn probability(name: impl Into<String>, count: u128, whole: u128) -> Measured {
+    (Metric::probability(name, ratio(count, whole)), Some(count))
+}
+
+/// The mean outcome of `hist`, over its own weight, divided once; its
+/// spread (which only Monte Carlo intervals read) from the probabilities.
+/// `base` is the share of all rolls it covers.
+fn mean(name: &str, hist: &Hist<u128>, whole: u128, base: f64) -> Measured {
+    let mut metric = Metric::mean_of(name, &hist.map(|c| c as f64 / whole as f64), base);
+    let mass = count_sum(hist);
+    if mass > 0 {
+        let sum: i128 = hist.iter().map(|(o, c)| i128::from(o) * c as i128).sum();
+        metric.value = Some(signed_ratio(sum, mass));
+    }
+    (metric, None)
+}
+
+/// The sum of the counts at the outcomes that satisfy `keep`.
+fn count_where(hist: &Hist<u128>, keep: impl Fn(i64) -> bool) -> u128 {
+    hist.iter().filter(|&(o, _)| keep(o)).map(|(_, c)| c).sum()
+}
+
 impl CortexCase {
-    /// Every SPEC 2 metric from the outcome histograms; one function for
-    /// every method.
-    pub fn metrics(&self, h: &CortexHists<f64>) -> Vec<Metric> {
+    /// Every SPEC 2 metric from the outcome counts; one function for every
+    /// method. Each is one count divided by another, once, so a pool's own
+    /// metrics are the same number in every case that rolls it.
+    fn measured(&self, h: &CortexHists<u128>) -> Vec<Measured> {
+        let whole = h.whole;
         let mut metrics = vec![
-            Metric::mean_of("mean_total", &h.total, 1.0),
-            Metric::probability("p_hitch", 1.0 - h.hitches.get(0)),
-            Metric::mean_of("mean_hitches", &h.hitches, 1.0),
-            Metric::probability("p_botch", h.hitches.get(self.pool.len() as i64)),
+            mean("mean_total", &h.total, whole, 1.0),
+            // The complement in counts: never below 0.
+            probability("p_hitch", whole - h.hitches.get(0), whole),
+            mean("mean_hitches", &h.hitches, whole, 1.0),
+            probability("p_botch", h.hitches.get(self.pool.len() as i64), whole),
         ];
         for step in 0..=4 {
-            metrics.push(Metric::probability(
+            metrics.push(probability(
                 format!("pool_effect_{}", effect_step_label(step)),
                 h.pool_effect.get(i64::from(step)),
+                whole,
             ));
         }
         if !self.is_opposed() {
             return metrics;
         }
-        let p_success = h.win_effect.mass();
+        let successes = count_sum(&h.win_effect);
         metrics.extend([
-            Metric::probability("p_success", p_success),
-            Metric::probability("p_tie", h.margin.get(0)),
-            Metric::probability("p_heroic", h.margin.mass_where(|m| self.rules.is_heroic(m))),
-            Metric::probability("p_reaction_hitch", h.reaction_hitch),
-            Metric::mean_of("mean_margin", &h.margin, 1.0),
+            probability("p_success", successes, whole),
+            probability("p_tie", h.margin.get(0), whole),
+            probability(
+                "p_heroic",
+                count_where(&h.margin, |m| self.rules.is_heroic(m)),
+                whole,
+            ),
+            probability("p_reaction_hitch", h.reaction_hitch, whole),
+            mean("mean_margin", &h.margin, whole, 1.0),
         ]);
         for step in 0..=4 {
-            metrics.push(Metric::probability(
+            metrics.push(probability(
                 format!("win_effect_{}", effect_step_label(step)),
                 h.win_effect.get(i64::from(step)),
+                whole,
             ));
         }
-        metrics.push(Metric::probability(
+        metrics.push(probability(
             "win_effect_beyond",
-            h.win_effect.mass_where(|s| s > 4),
+            count_where(&h.win_effect, |s| s > 4),
+            whole,
         ));
-        metrics.push(Metric::mean_of(
+        metrics.push(mean(
             "mean_effect_step",
             &h.win_effect,
-            p_success,
+            whole,
+            ratio(successes, whole),
         ));
         if let Some(points) = self.rules.plot_points {
-            metrics.push(Metric::mean_of(
+            metrics.push(mean(
                 "mean_plot_points_spent",
                 &h.plot_points_spent,
+                whole,
                 1.0,
             ));
             for spent in 1..=points {
-                metrics.push(Metric::probability(
+                metrics.push(probability(
                     format!("p_plot_points_spent_{spent}"),
                     h.plot_points_spent.get(i64::from(spent)),
+                    whole,
                 ));
             }
         }
         metrics
     }
 
+    /// Every SPEC 2 metric from the outcome counts.
+    pub fn metrics(&self, h: &CortexHists<u128>) -> Vec<Metric> {
+        self.measured(h).into_iter().map(|(m, _)| m).collect()
+    }
+
+    /// Each probability metric as `"numerator/denominator"` in lowest terms
+    /// (SPEC 8, `--fractions`); `None` unless the counts are exact.
+    pub fn fractions(&self, h: &CortexHists<u128>) -> Option<Vec<(String, String)>> {
+        if !h.counted {
+            return None;
+        }
+        Some(
+            self.measured(h)
+                .into_iter()
+                .filter_map(|(m, count)| Some((m.name, fraction(count?, h.whole))))
+                .collect(),
+        )
+    }
+
     /// The distribution table: `total`, `hitches`, `pool_effect`, and for
-    /// opposed rolls `margin` and `win_effect` (SPEC 2).
-    pub fn rows(&self, h: &CortexHists<f64>) -> Vec<DistRow> {
-        let mut rows = hist_rows("total", &h.total, |o| o.to_string());
-        rows.extend(hist_rows("hitches", &h.hitches, |o| o.to_string()));
+    /// opposed rolls `margin` and `win_effect` (SPEC 2); each row one count
+    /// divided once.
+    pub fn rows(&self, h: &CortexHists<u128>) -> Vec<DistRow> {
+        let p = |c: u128| ratio(c, h.whole);
+        let mut rows = hist_rows("total", &h.total.map(p), |o| o.to_string());
+        rows.extend(hist_rows("hitches", &h.hitches.map(p), |o| o.to_string()));
         for step in 0..=4 {
             rows.push(DistRow::new(
                 "pool_effect",
                 effect_step_label(step),
-                h.pool_effect.get(i64::from(step)),
+                p(h.pool_effect.get(i64::from(step))),
             ));
         }
         if self.is_opposed() {
-            rows.extend(hist_rows("margin", &h.margin, |o| o.to_string()));
+            rows.extend(hist_rows("margin", &h.margin.map(p), |o| o.to_string()));
             let top = h
                 .win_effect
-                .support()
+                .iter()
+                .filter(|&(_, c)| c > 0)
                 .map(|(s, _)| s)
                 .max()
                 .unwrap_or(0)
@@ -366,24 +443,24 @@ impl CortexCase {
                 rows.push(DistRow::new(
                     "win_effect",
                     effect_step_label(step as u32),
-                    h.win_effect.get(step),
+                    p(h.win_effect.get(step)),
                 ));
             }
-            rows.push(DistRow::new("win_effect", "fail", h.fail));
+            rows.push(DistRow::new("win_effect", "fail", p(h.fail)));
         }
         if let Some(points) = self.rules.plot_points {
             for spent in 0..=points {
                 rows.push(DistRow::new(
                     "plot_points_spent",
                     spent,
-                    h.plot_points_spent.get(i64::from(spent)),
+                    p(h.plot_points_spent.get(i64::from(spent))),
                 ));
             }
         }
         rows
     }
 
-    fn evaluation(&self, h: &CortexHists<f64>) -> Evaluation {
+    fn evaluation(&self, h: &CortexHists<u128>) -> Evaluation {
         Evaluation {
             metrics: self.metrics(h),
             rows: self.rows(h),
@@ -432,6 +509,10 @@ impl SystemCase for CortexCase {
 
     fn exact(&self, budget: &mut Budget) -> Result<Evaluation, ExactError> {
         Ok(self.evaluation(&self.exact_hists(budget)?))
+    }
+
+    fn exact_fractions(&self, budget: &mut Budget) -> Option<Vec<(String, String)>> {
+        self.fractions(&self.exact_hists(budget).ok()?)
     }
 
     fn monte_carlo(&self, settings: &McSettings<'_>) -> Result<Evaluation, Interrupted> {

@@ -23,6 +23,7 @@ use crate::engine::exact::{Budget, ExactError};
 
 use super::rules::{rank_face, total_rank, total_rank_step, Rank, Rules, MAX_KEEP};
 use super::score::{push_die, scored, PoolRoll};
+use super::weight::Weight;
 use super::{CortexCase, CortexHists};
 
 /// Most plot points a roll may have (SPEC 10: `plot_points` 0..10).
@@ -131,18 +132,18 @@ pub type Spent = (u32, u32, u32);
 /// whose state is a [`PlotRoll`] without its hitches (counted apart). Faces
 /// below the lowest of a full set of held dice only free their die, so they
 /// merge into one transition.
-pub fn plot_point_outcomes(
+pub fn plot_point_outcomes<W: Weight>(
     pool: &Pool,
     rules: &Rules,
     plot_points: usize,
     difficulty: u32,
     budget: &mut Budget,
-) -> Result<Vec<(Spent, f64)>, ExactError> {
+) -> Result<Vec<(Spent, W)>, ExactError> {
     let what = || format!("the pool {pool} with {plot_points} plot points");
     let keep = rules.keep;
     let slots = keep + plot_points;
-    let mut states: FxHashMap<PlotRoll, f64> = FxHashMap::default();
-    states.insert(PlotRoll::new(keep, plot_points), 1.0);
+    let mut states: FxHashMap<PlotRoll, W> = FxHashMap::default();
+    states.insert(PlotRoll::new(keep, plot_points), W::ONE);
     let mut sides_left: u64 = pool.dice().iter().map(|d| u64::from(d.sides())).sum();
     for die in pool.dice() {
         let step = die.step() as u8;
@@ -152,12 +153,12 @@ pub fn plot_point_outcomes(
         }
         sides_left -= u64::from(sides);
         budget.spend(states.len() as u64 * u64::from(sides), &what)?;
-        let p_face = 1.0 / f64::from(sides);
-        let mut next: FxHashMap<PlotRoll, f64> =
+        let sides_u32 = u32::from(sides);
+        let mut next: FxHashMap<PlotRoll, W> =
             FxHashMap::with_capacity_and_hasher(states.len() * 2, Default::default());
         for (state, &p) in &states {
             // A 1 is a hitch: it changes nothing the roller can spend on.
-            *next.entry(*state).or_insert(0.0) += p * p_face;
+            *next.entry(*state).or_default() += p.faces(1, sides_u32);
             let lowest = state.held[slots - 1];
             let first_useful = if lowest != 0 {
                 rank_face(lowest).max(2)
@@ -168,23 +169,23 @@ pub fn plot_point_outcomes(
             if below > 0 {
                 let mut freed = *state;
                 freed.free_step = freed.free_step.max(step as i8);
-                *next.entry(freed.canonical()).or_insert(0.0) += p * p_face * f64::from(below);
+                *next.entry(freed.canonical()).or_default() += p.faces(u32::from(below), sides_u32);
             }
             for face in first_useful..=sides {
                 let mut pushed = *state;
                 pushed.push(step, face);
                 pushed.hitches = 0;
-                *next.entry(pushed.canonical()).or_insert(0.0) += p * p_face;
+                *next.entry(pushed.canonical()).or_default() += p.faces(1, sides_u32);
             }
         }
         states = next;
     }
-    let mut joint: FxHashMap<Spent, f64> = FxHashMap::default();
+    let mut joint: FxHashMap<Spent, W> = FxHashMap::default();
     for (state, p) in states {
         let (roll, spent) = state.spend(keep, rules, difficulty);
         *joint
             .entry((roll.total, roll.effect_step, spent))
-            .or_insert(0.0) += p;
+            .or_default() += p;
     }
     let mut outcomes: Vec<_> = joint.into_iter().collect();
     outcomes.sort_by_key(|a| a.0);
@@ -208,14 +209,14 @@ impl CortexCase {
 
     /// The exact histograms of a roll with plot points against `difficulty`
     /// into `hists` (whose hitches are already there).
-    pub(super) fn exact_plot_points(
+    pub(super) fn exact_plot_points<W: Weight>(
         &self,
         plot_points: u32,
         difficulty: u32,
-        hists: &mut CortexHists<f64>,
+        hists: &mut CortexHists<W>,
         budget: &mut Budget,
     ) -> Result<(), ExactError> {
-        let outcomes = plot_point_outcomes(
+        let outcomes = plot_point_outcomes::<W>(
             &self.pool,
             &self.rules,
             plot_points as usize,

@@ -110,11 +110,11 @@ impl Sampler for CortexSampler<'_> {
 }
 
 impl CortexCase {
-    /// Monte Carlo outcome histograms (probabilities) and the trial count.
+    /// Monte Carlo outcome counts, out of the trials.
     pub fn monte_carlo_hists(
         &self,
         settings: &McSettings<'_>,
-    ) -> Result<CortexHists<f64>, Interrupted> {
+    ) -> Result<CortexHists<u128>, Interrupted> {
         let reaction = match &self.opposition {
             Opposition::Pool(vs) => dice_table(vs),
             _ => Vec::new(),
@@ -125,6 +125,6 @@ impl CortexCase {
             reaction,
         };
         let tally = monte_carlo::run(&sampler, settings)?;
-        Ok(tally.to_probabilities(settings.trials))
+        Ok(tally.to_counts(settings.trials))
     }
 }

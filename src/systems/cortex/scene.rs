@@ -143,6 +143,8 @@ pub struct SceneHists<W> {
     pub final_doom: FxHashMap<DoomKey, W>,
     /// Dice in that final pool (its mass is the share not ended early).
     pub final_dice: Hist<W>,
+    /// Exact only: the mass of the doom pools dropped as too unlikely.
+    pub dropped: W,
 }
 
 impl<W: Copy + Default + std::ops::AddAssign> SceneHists<W> {
@@ -195,6 +197,7 @@ impl SceneHists<u64> {
                 .map(|(k, &c)| (*k, c as f64 / n))
                 .collect(),
             final_dice: self.final_dice.to_probabilities(trials),
+            dropped: 0.0,
         }
     }
 }
@@ -255,7 +258,7 @@ impl SceneCase {
         Evaluation {
             metrics: self.metrics(h),
             rows: self.rows(h),
-            dropped_mass: None,
+            dropped_mass: (h.dropped > 0.0).then_some(h.dropped),
         }
     }
 }

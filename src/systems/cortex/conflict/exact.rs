@@ -46,8 +46,7 @@ impl<'a> OpposedRolls<'a> {
     ) -> Result<&[(PoolRoll, f64)], ExactError> {
         let key = (pool.clone(), keep);
         if !self.pools.contains_key(&key) {
-            let outcomes = cortex::pool_outcomes(pool, keep, 0, budget)?
-                .outcomes
+            let outcomes = cortex::pool_probabilities(pool, keep, 0, budget)?
                 .into_iter()
                 .map(|((total, effect_step, hitches), p)| {
                     let roll = PoolRoll {

@@ -29,4 +29,5 @@ pub mod progress;
 pub mod report;
 pub mod scenario;
 pub mod stats;
+pub mod sweep;
 pub mod systems;

@@ -14,10 +14,7 @@ use crate::balance::{self, BalanceQuestion, BalanceSpec};
 use crate::echo::echo;
 use crate::errors::InputError;
 use crate::line_index::LineIndex;
-use crate::options::{
-    allowed, combination, combination_count, did_you_mean, Entries, KeyStyle, OptionError, Options,
-    Pos, RawItem, RawValue,
-};
+use crate::options::{allowed, did_you_mean, Entries, KeyStyle, Options, Pos, RawItem, RawValue};
 use crate::systems::{self, Case, System};
 
 /// The keys a scenario file holds besides its defaults tables (SPEC 7).
@@ -31,9 +28,7 @@ const TOP_LEVEL_KEYS: [&str; 7] = [
     "[[balance]]",
 ];
 
-/// Sweeps may not expand past this many cases: a typo like a 1,000-value
-/// list times another should fail fast, not allocate for minutes.
-pub const MAX_CASES: usize = 100_000;
+pub use crate::sweep::{default_case_name, sweep_cases, MAX_CASES};
 
 /// A loaded scenario.
 #[derive(Debug)]
@@ -497,104 +492,6 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
     Ok(scenario)
 }
 
-/// A swept value in a case name: `again=9`; a table one pair per entry,
-/// named as its summary.csv columns are (`gain_on.miss=1`).
-fn swept_label(key: &str, value: &RawValue) -> String {
-    match value {
-        RawValue::Table(entries) => entries
-            .iter()
-            .map(|(sub, item)| swept_label(&format!("{key}.{sub}"), &item.value))
-            .collect::<Vec<_>>()
-            .join(", "),
-        other => format!("{key}={other}"),
-    }
-}
-
-/// The cases of one sweep (SPEC 7): every key whose value is a list is
-/// swept, the cartesian product in key order with the last key varying
-/// fastest, each case named from its swept values (`prefix: ` first when
-/// the sweep has a `name`). A sweep without lists is one case, named like
-/// an unnamed `[[case]]`. `resolve` turns one combination's keys into a
-/// case. Quick commands given comma lists are named here too.
-pub fn sweep_cases(
-    system: System,
-    prefix: Option<&str>,
-    rest: &Entries,
-    resolve: impl Fn(Entries) -> Result<Box<dyn systems::SystemCase>, OptionError>,
-) -> Result<Vec<Case>, OptionError> {
-    let swept: Vec<String> = rest
-        .iter()
-        .filter(|(_, i)| matches!(i.value, RawValue::Array(_)))
-        .map(|(k, _)| k.clone())
-        .collect();
-    for (key, item) in rest {
-        if matches!(&item.value, RawValue::Array(values) if values.is_empty()) {
-            return Err(OptionError {
-                at: item.at,
-                message: format!("the sweep list `{key}` is empty"),
-            });
-        }
-    }
-    let count = combination_count(rest);
-    if count > MAX_CASES {
-        return Err(OptionError {
-            at: None,
-            message: format!("this sweep expands to {count} cases; at most {MAX_CASES} are allowed: sweep fewer values"),
-        });
-    }
-    let mut cases = Vec::with_capacity(count);
-    let mut canonical: std::collections::HashMap<String, String> = Default::default();
-    for index in 0..count {
-        let chosen = combination(rest, index);
-        let label_parts: Vec<String> = chosen
-            .iter()
-            .filter(|(k, _)| swept.contains(k))
-            .map(|(k, i)| swept_label(k, &i.value))
-            .collect();
-        let main = system.main_keys();
-        let other_parts: Vec<String> = chosen
-            .iter()
-            .filter(|(k, _)| swept.contains(k) && !main.contains(&k.as_str()))
-            .map(|(k, i)| swept_label(k, &i.value))
-            .collect();
-        let spec = resolve(chosen)?;
-        // "pool vs vs" names the pairing; any other swept key follows as
-        // key=value so that every combination keeps its own name. A sweep
-        // of single values is named from its main keys, as a case is.
-        let generated = match spec.sweep_name(&swept) {
-            Some(pairing) => std::iter::once(pairing)
-                .chain(other_parts)
-                .collect::<Vec<_>>()
-                .join(", "),
-            None if swept.is_empty() => default_case_name(spec.as_ref()),
-            None => label_parts.join(", "),
-        };
-        let name = match prefix {
-            Some(p) if swept.is_empty() => p.to_string(),
-            Some(p) => format!("{p}: {generated}"),
-            None => generated,
-        };
-        // Two combinations of one sweep differ in some swept value, so
-        // equal resolved inputs (every value in canonical form) mean a
-        // value listed twice under two spellings, `d8` and `1d8`.
-        let inputs = serde_json::Value::Object(spec.inputs()).to_string();
-        // (A value listed twice as written is a duplicate name, said by the caller.)
-        if let Some(first) = canonical.get(&inputs).filter(|first| **first != name) {
-            return Err(OptionError {
-                at: None,
-                message: format!(
-                    "the sweep's case \"{}\" is the same case as \"{}\" (one value written two ways): list each value once",
-                    echo(&name),
-                    echo(first)
-                ),
-            });
-        }
-        canonical.insert(inputs, name.clone());
-        cases.push(Case { name, spec });
-    }
-    Ok(cases)
-}
-
 /// A general `[[balance]]` (SPEC 11): its own keys, then its `case` table
 /// of fixed keys, each rung resolved over the defaults tables its system
 /// reads, like a `[[case]]`.
@@ -629,31 +526,6 @@ fn general_balance(
 
 fn too_many_cases() -> String {
     format!("more than {MAX_CASES} cases; split the scenario")
-}
-
-/// An unnamed case (a quick command's, an unnamed `[[case]]`) named from
-/// its system's main inputs, as a sweep over them would name it.
-pub fn default_case_name(spec: &dyn systems::SystemCase) -> String {
-    let main_keys: Vec<String> = spec
-        .system()
-        .main_keys()
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    if let Some(name) = spec.sweep_name(&main_keys) {
-        return name;
-    }
-    let inputs = spec.naming_inputs();
-    main_keys
-        .iter()
-        .filter_map(|k| {
-            inputs.get(k).map(|v| match v {
-                serde_json::Value::String(s) => format!("{k}={s}"),
-                other => format!("{k}={other}"),
-            })
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Separates `system` and `name` from a case's other keys.

@@ -11,8 +11,8 @@ use oddsmith::balance::BalanceSpec;
 use oddsmith::dice::Pool;
 use oddsmith::engine::exact::Budget;
 use oddsmith::options::{KeyStyle, Options, RawItem, RawValue};
+use oddsmith::systems::cortex::scene::SceneCase;
 use oddsmith::systems::cortex::{CortexCase, Opposition, Policy, Rules};
-use oddsmith::systems::scene::SceneCase;
 
 fn pool(text: &str) -> Pool {
     Pool::parse_cortex(text).unwrap()

@@ -9,7 +9,6 @@
 
 pub mod advantage;
 pub mod cortex;
-pub use cortex::scene;
 pub mod storytelling;
 
 use serde_json::{Map, Value};
@@ -132,7 +131,7 @@ impl System {
     pub fn keys(self) -> &'static [&'static str] {
         match self {
             System::Cortex => cortex::KEYS,
-            System::CortexScene => scene::KEYS,
+            System::CortexScene => cortex::scene::KEYS,
             System::CortexConflict => cortex::conflict::KEYS,
             System::Storytelling => storytelling::KEYS,
             System::Advantage => advantage::KEYS,
@@ -252,7 +251,7 @@ impl System {
     pub fn resolve(self, options: Options) -> Result<Box<dyn SystemCase>, OptionError> {
         Ok(match self {
             System::Cortex => Box::new(cortex::CortexCase::from_options(options)?),
-            System::CortexScene => Box::new(scene::SceneCase::from_options(options)?),
+            System::CortexScene => Box::new(cortex::scene::SceneCase::from_options(options)?),
             System::CortexConflict => {
                 Box::new(cortex::conflict::ConflictCase::from_options(options)?)
             }

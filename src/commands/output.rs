@@ -32,18 +32,52 @@ pub fn format(format: FormatArg) -> Format {
     }
 }
 
-/// Prints the report in the chosen format.
+/// Prints the report in the chosen format, as it is made (CSV and JSON are
+/// never whole in memory).
 pub fn print_report(report: &Report, format_arg: FormatArg) -> anyhow::Result<()> {
-    write_stdout(&report::render(report, format(format_arg))?)
+    let mut stdout = std::io::BufWriter::new(Stdout {
+        inner: std::io::stdout().lock(),
+        closed: false,
+    });
+    report::write(report, format(format_arg), &mut stdout)?;
+    stdout.flush().context("cannot write to stdout")
 }
 
-/// Writes results to stdout. A closed pipe (`| head`) is not an error: the
-/// reader has what it wanted.
-fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => other.context("cannot write to stdout"),
+/// Stdout where a closed pipe (`| head`) is not an error: the reader has
+/// what it wanted, so the rest is dropped.
+struct Stdout {
+    inner: std::io::StdoutLock<'static>,
+    closed: bool,
+}
+
+impl Stdout {
+    /// `done` unless the pipe is closed, in which case all is taken.
+    fn unless_closed<T>(&mut self, done: std::io::Result<T>, all: T) -> std::io::Result<T> {
+        match done {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(all)
+            }
+            other => other,
+        }
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
+        let done = self.inner.write(buf);
+        self.unless_closed(done, buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        let done = self.inner.flush();
+        self.unless_closed(done, ())
     }
 }
 

@@ -4,10 +4,13 @@
 //! embedding its charts.
 //!
 //! Every scenario is loaded before any is run, so a bad file stops the
-//! command (exit 2) before any work; every scenario is run and every file
-//! rendered in memory before any is written, so a Ctrl-C (exit 130) or a
-//! failure leaves the previous reports as they were, and each file is
-//! written whole or not at all (`report::write_atomic`).
+//! command (exit 2) before any work; every scenario is run and its charts
+//! drawn before any file is written, so a Ctrl-C (exit 130) or a failure
+//! leaves the previous reports as they were; each folder is replaced as a
+//! whole (`report::folder`) and each index file written whole or not at
+//! all (`report::write_atomic`). One lock on the output folder is held over
+//! all the folders and the index, so two runs at once never leave an index
+//! of one beside folders of the other.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -122,7 +125,8 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         reports.push((file.clone(), report));
     }
 
-    // Everything is rendered before anything is written.
+    // Everything but the files that grow with the case count (streamed into
+    // each new folder as it is written) is rendered before anything is written.
     let charts = !args.no_charts;
     let mut folders = Vec::new();
     for (file, report) in &reports {
@@ -138,7 +142,7 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
             source: file.display().to_string(),
             folder: report.name.clone(),
             report,
-            files: files.iter().map(|(name, _)| name.clone()).collect(),
+            files: files.iter().map(|file| file.name.clone()).collect(),
         })
         .collect();
     let command = command_line(args);
@@ -152,8 +156,11 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     // and the index stay consistent with one another.
     crate::interrupt::start_writing(cancel)?;
     let written = (|| -> anyhow::Result<()> {
+        std::fs::create_dir_all(&args.out)
+            .with_context(|| format!("cannot create {}", args.out.display()))?;
+        let lock = report::folder::ParentLock::take(&args.out, &args.out)?;
         for ((_, report), files) in reports.iter().zip(&folders) {
-            report::write_folder(&args.out.join(&report.name), files, charts)?;
+            report::write_folder(&args.out.join(&report.name), files, charts, Some(&lock))?;
         }
         report::write_atomic(&args.out.join("index.md"), &index_md)?;
         report::write_atomic(&args.out.join("index.html"), &index_html)

@@ -1,9 +1,10 @@
 //! `oddsmith run SCENARIO.toml` (SPEC 8): evaluate one scenario, write its
 //! report folder (unless `--no-report`) and print the report.
 //!
-//! Everything is evaluated and rendered in memory, and the results printed,
-//! before the folder is written (as a whole, `report::folder`), so a Ctrl-C
-//! (exit 130) or a failure leaves the previous report as it was.
+//! Everything is evaluated, and the results printed, before the folder is
+//! written (as a whole, `report::folder`: the files go into a new folder
+//! beside the old one, which is swapped in last), so a Ctrl-C (exit 130) or
+//! a failure leaves the previous report as it was.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -38,7 +39,7 @@ pub fn run(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         let command = run_command(&args.scenario, args.out.as_deref(), flags);
         let files = report::folder_files(&report, !args.no_charts, &command)?;
         crate::interrupt::start_writing(cancel)?;
-        let written = report::write_folder(&dir, &files, !args.no_charts);
+        let written = report::write_folder(&dir, &files, !args.no_charts, None);
         crate::interrupt::finish_writing();
         written?;
         if !settings.quiet {
@@ -50,12 +51,12 @@ pub fn run(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
 
 /// "report written to DIR", and the charts in it (each PNG also as SVG),
 /// said after the results so it does not scroll away above a long table.
-fn written_to(dir: &Path, files: &[(String, Vec<u8>)]) -> String {
+fn written_to(dir: &Path, files: &[report::FolderFile<'_>]) -> String {
     let mut note = format!("report written to {}", dir.display());
     let charts: Vec<String> = files
         .iter()
-        .filter(|(name, _)| name.ends_with(".png"))
-        .map(|(name, _)| dir.join(name).display().to_string())
+        .filter(|file| file.name.ends_with(".png"))
+        .map(|file| dir.join(&file.name).display().to_string())
         .collect();
     if !charts.is_empty() {
         note.push_str("\ncharts (each also as .svg):");

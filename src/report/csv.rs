@@ -1,16 +1,29 @@
 //! The three CSV tables of SPEC 8: `summary.csv` (a row per case and method,
 //! inputs then metrics as columns), `metrics.csv` (long form with intervals)
 //! and `distributions.csv` (every outcome's probability).
+//!
+//! Each table is written row by row to a writer (a file, stdout), never
+//! built whole in memory: a 100,000-case sweep's tables run to hundreds
+//! of megabytes (issue 15, item 1).
+
+use std::io::Write;
 
 use serde_json::Value;
 
 use super::{number, Report};
 use crate::distribution::at_least;
 
-fn finish(writer: csv::Writer<Vec<u8>>) -> anyhow::Result<Vec<u8>> {
+fn finish<W: Write>(mut writer: csv::Writer<W>) -> anyhow::Result<()> {
     writer
-        .into_inner()
+        .flush()
         .map_err(|e| anyhow::anyhow!("cannot finish a CSV table: {e}"))
+}
+
+/// A table written into memory, for callers that want its bytes.
+pub fn to_bytes(table: impl FnOnce(&mut Vec<u8>) -> anyhow::Result<()>) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    table(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// Flattens an input value: tables become `key.sub` columns (SPEC 8).
@@ -33,38 +46,47 @@ fn flatten(prefix: &str, value: &Value, out: &mut Vec<(String, String)>) {
     }
 }
 
-fn push_unique(columns: &mut Vec<String>, name: &str) {
-    if !columns.iter().any(|c| c == name) {
+/// A result's inputs as `(column, cell)` pairs.
+fn flat_inputs(result: &super::CaseResult) -> Vec<(String, String)> {
+    let mut flat = Vec::new();
+    for (k, v) in &result.inputs {
+        flatten(k, v, &mut flat);
+    }
+    flat
+}
+
+fn push_unique(columns: &mut Vec<String>, seen: &mut rustc_hash::FxHashSet<String>, name: &str) {
+    if !seen.contains(name) {
+        seen.insert(name.to_string());
         columns.push(name.to_string());
     }
 }
 
 /// `summary.csv`: `case, system, method`, the inputs, then every metric.
 /// Columns are the union over the results, in first-seen order; a column a
-/// result lacks (another system's) is empty.
-pub fn summary(report: &Report) -> anyhow::Result<Vec<u8>> {
+/// result lacks (another system's) is empty. The inputs are flattened once
+/// for the columns and again for each row, so no flattened copy of every
+/// result is held at once.
+pub fn summary(report: &Report, out: impl Write) -> anyhow::Result<()> {
     let mut input_columns = Vec::new();
     let mut metric_columns = Vec::new();
-    let mut flat_inputs = Vec::new();
+    let mut seen_inputs: rustc_hash::FxHashSet<String> = Default::default();
+    let mut seen_metrics: rustc_hash::FxHashSet<String> = Default::default();
     for result in &report.results {
-        let mut flat = Vec::new();
-        for (k, v) in &result.inputs {
-            flatten(k, v, &mut flat);
-        }
-        for (k, _) in &flat {
-            push_unique(&mut input_columns, k);
+        for (k, _) in &flat_inputs(result) {
+            push_unique(&mut input_columns, &mut seen_inputs, k);
         }
         for m in &result.evaluation.metrics {
-            push_unique(&mut metric_columns, &m.name);
+            push_unique(&mut metric_columns, &mut seen_metrics, &m.name);
         }
-        flat_inputs.push(flat);
     }
-    let mut writer = csv::Writer::from_writer(Vec::new());
+    let mut writer = csv::Writer::from_writer(out);
     let mut header = vec!["case".to_string(), "system".into(), "method".into()];
     header.extend(input_columns.iter().cloned());
     header.extend(metric_columns.iter().cloned());
     writer.write_record(&header)?;
-    for (result, flat) in report.results.iter().zip(&flat_inputs) {
+    for result in &report.results {
+        let flat = flat_inputs(result);
         let mut row = vec![
             result.case.clone(),
             result.system.to_string(),
@@ -97,8 +119,8 @@ pub fn summary(report: &Report) -> anyhow::Result<Vec<u8>> {
 
 /// `metrics.csv`: `case, system, method, metric, value, ci_low, ci_high,
 /// trials`; exact rows leave the last three empty.
-pub fn metrics(report: &Report) -> anyhow::Result<Vec<u8>> {
-    let mut writer = csv::Writer::from_writer(Vec::new());
+pub fn metrics(report: &Report, out: impl Write) -> anyhow::Result<()> {
+    let mut writer = csv::Writer::from_writer(out);
     writer.write_record([
         "case", "system", "method", "metric", "value", "ci_low", "ci_high", "trials",
     ])?;
@@ -122,8 +144,8 @@ pub fn metrics(report: &Report) -> anyhow::Result<Vec<u8>> {
 
 /// `distributions.csv`: `case, method, variable, outcome, probability,
 /// at_least`; `at_least` is empty for outcomes without an order.
-pub fn distributions(report: &Report) -> anyhow::Result<Vec<u8>> {
-    let mut writer = csv::Writer::from_writer(Vec::new());
+pub fn distributions(report: &Report, out: impl Write) -> anyhow::Result<()> {
+    let mut writer = csv::Writer::from_writer(out);
     writer.write_record([
         "case",
         "method",
@@ -163,7 +185,7 @@ mod tests {
         let p = fixture::metric_index(exact, "p_success");
         let p_exact = exact.evaluation.metrics[p].value.unwrap();
 
-        let summary = String::from_utf8(summary(&report).unwrap()).unwrap();
+        let summary = String::from_utf8(to_bytes(|w| summary(&report, w)).unwrap()).unwrap();
         let mut lines = summary.lines();
         let header: Vec<&str> = lines.next().unwrap().split(',').collect();
         assert_eq!(header[..5], ["case", "system", "method", "pool", "vs"]);
@@ -176,7 +198,7 @@ mod tests {
         assert_eq!(row[column("p_success")], number(p_exact));
         assert_eq!(row[column("mean_effect_step")], "");
 
-        let metrics = String::from_utf8(metrics(&report).unwrap()).unwrap();
+        let metrics = String::from_utf8(to_bytes(|w| metrics(&report, w)).unwrap()).unwrap();
         assert!(metrics.starts_with("case,system,method,metric,value,ci_low,ci_high,trials\n"));
         assert!(metrics.contains(&format!(
             "d8 d6 vs 2d6,cortex,exact,p_success,{},,,\n",
@@ -190,7 +212,7 @@ mod tests {
             number(hi)
         )));
 
-        let dist = String::from_utf8(distributions(&report).unwrap()).unwrap();
+        let dist = String::from_utf8(to_bytes(|w| distributions(&report, w)).unwrap()).unwrap();
         assert!(dist.starts_with("case,method,variable,outcome,probability,at_least\n"));
         let first = &exact.evaluation.rows[0];
         assert!(dist.contains(&format!(

@@ -14,39 +14,72 @@
 //! like oddsmith's charts, [`super::chart::is_chart_file`]).
 
 use std::fs::File;
-use std::path::Path;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-/// Takes the lock on the report folder's parent folder (an advisory
-/// `flock` on the folder itself, so no lock file is left beside the
-/// reports), waiting with a note while another run holds it. Runs writing
-/// different folders of one parent wait for each other too; writing is the
-/// short last step of a run.
-fn lock(parent: &Path, dir: &Path) -> anyhow::Result<File> {
-    let file = File::open(parent)
-        .with_context(|| format!("cannot open {} to lock it", parent.display()))?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => {
-            crate::messages::say(format_args!(
-                "waiting: another oddsmith is writing into {}",
-                parent.display()
-            ));
-            file.lock()
-                .with_context(|| format!("cannot lock {}", parent.display()))?;
+use super::FolderFile;
+
+/// The lock on a report folder's parent folder (an advisory `flock` on
+/// the folder itself, so no lock file is left beside the reports), held
+/// until dropped. Runs writing different folders of one parent wait for
+/// each other too; writing is the short last step of a run.
+/// `oddsmith report` holds it over all its folders and the index, so two
+/// runs never leave an index of one beside folders of the other.
+pub struct ParentLock {
+    /// The parent folder, resolved, to tell whether a folder's parent is
+    /// this one: a second lock on it from the same process would wait for
+    /// itself.
+    resolved: Option<PathBuf>,
+    _file: File,
+}
+
+impl ParentLock {
+    /// Takes the lock on `parent` (to write `dir` in it), waiting with a
+    /// note while another run holds it.
+    pub fn take(parent: &Path, dir: &Path) -> anyhow::Result<ParentLock> {
+        let file = File::open(parent)
+            .with_context(|| format!("cannot open {} to lock it", parent.display()))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                crate::messages::say(format_args!(
+                    "waiting: another oddsmith is writing into {}",
+                    parent.display()
+                ));
+                file.lock()
+                    .with_context(|| format!("cannot lock {}", parent.display()))?;
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(e).with_context(|| {
+                    format!(
+                        "cannot lock {} to write {}",
+                        parent.display(),
+                        dir.display()
+                    )
+                });
+            }
         }
-        Err(std::fs::TryLockError::Error(e)) => {
-            return Err(e).with_context(|| {
-                format!(
-                    "cannot lock {} to write {}",
-                    parent.display(),
-                    dir.display()
-                )
-            });
-        }
+        Ok(ParentLock {
+            resolved: std::fs::canonicalize(parent).ok(),
+            _file: file,
+        })
     }
-    Ok(file)
+
+    /// Whether this lock is on `parent`.
+    fn holds(&self, parent: &Path) -> bool {
+        self.resolved.is_some() && std::fs::canonicalize(parent).ok() == self.resolved
+    }
+}
+
+/// Writes one file of the report into the new folder, created afresh
+/// (the folder is new and ours, so nothing can be in the way).
+fn write_file(path: &Path, file: &FolderFile<'_>) -> anyhow::Result<()> {
+    let mut out = std::io::BufWriter::new(File::create_new(path)?);
+    file.write_to(&mut out)?;
+    out.flush()?;
+    Ok(())
 }
 
 /// A fresh, empty, uniquely named folder beside the report folder; removed
@@ -95,8 +128,9 @@ fn move_folders(names: &[String], from: &Path, to: &Path) -> (Vec<String>, std::
 /// `prune_charts`).
 pub fn write_folder(
     dir: &Path,
-    files: &[(String, Vec<u8>)],
+    files: &[FolderFile<'_>],
     prune_charts: bool,
+    held: Option<&ParentLock>,
 ) -> anyhow::Result<()> {
     // A symlinked report folder stays a symlink: its target is replaced.
     let dir = match std::fs::symlink_metadata(dir) {
@@ -115,12 +149,15 @@ pub fn write_folder(
         .to_path_buf();
     std::fs::create_dir_all(&parent)
         .with_context(|| format!("cannot create the report folder {}", dir.display()))?;
-    let _lock = lock(&parent, &dir)?;
+    let _lock = match held {
+        Some(held) if held.holds(&parent) => None,
+        _ => Some(ParentLock::take(&parent, &dir)?),
+    };
 
     let fresh = sibling(&parent, &name, "new")?;
-    for (file, bytes) in files {
-        std::fs::write(fresh.path().join(file), bytes)
-            .with_context(|| format!("cannot write {}", dir.join(file).display()))?;
+    for file in files {
+        write_file(&fresh.path().join(&file.name), file)
+            .with_context(|| format!("cannot write {}", dir.join(&file.name).display()))?;
     }
     let old_exists = match std::fs::symlink_metadata(&dir) {
         Ok(meta) if meta.is_dir() => true,
@@ -137,7 +174,7 @@ pub fn write_folder(
                 .with_context(|| format!("cannot list the report folder {}", dir.display()))?;
             let file = entry.file_name().to_string_lossy().into_owned();
             let file_type = entry.file_type()?;
-            let written = files.iter().any(|(f, _)| *f == file);
+            let written = files.iter().any(|f| f.name == file);
             let pruned =
                 prune_charts && ours && file_type.is_file() && super::chart::is_chart_file(&file);
             if written && !file_type.is_file() {

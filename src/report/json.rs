@@ -3,9 +3,13 @@
 //! `run.json` of a report folder, which adds the run's seed, trials, the
 //! generator's name, the block size and each exact case's truncated mass.
 
+use std::io::Write;
+
+use anyhow::Context;
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{json, Map, Value};
 
-use super::{balance, MethodUsed, Report, ReportKind};
+use super::{balance, CaseResult, MethodUsed, Report, ReportKind};
 use crate::engine::monte_carlo::BLOCK_SIZE;
 use crate::engine::rng::RNG_NAME;
 
@@ -15,98 +19,129 @@ fn number_or_null(x: Option<f64>) -> Value {
         .map_or(Value::Null, |v| json!(v + 0.0))
 }
 
-/// The report as the SPEC's JSON object; `run_json` adds the folder-only keys.
-pub fn report_json(report: &Report, run_json: bool) -> Value {
-    let mut top = Map::new();
-    top.insert("tool".into(), json!("oddsmith"));
-    top.insert("version".into(), json!(env!("CARGO_PKG_VERSION")));
-    if run_json {
-        top.insert("name".into(), json!(report.name));
-        if let Some(d) = &report.description {
-            top.insert("description".into(), json!(d));
-        }
-        top.insert("seed".into(), json!(report.seed));
-        top.insert("trials".into(), json!(report.trials));
-        top.insert("rng".into(), json!(RNG_NAME));
-        top.insert("block_size".into(), json!(BLOCK_SIZE));
-    }
-    let results: Vec<Value> = report
-        .results
-        .iter()
-        .map(|r| {
-            let mut o = Map::new();
-            o.insert("case".into(), json!(r.case));
-            o.insert("system".into(), json!(r.system));
-            o.insert("inputs".into(), Value::Object(r.inputs.clone()));
-            o.insert("method".into(), json!(r.method.name()));
-            o.insert("trials".into(), json!(r.trials));
-            o.insert("seed".into(), json!(r.seed));
-            let metrics: Map<String, Value> = r
-                .evaluation
-                .metrics
-                .iter()
-                .map(|m| (m.name.clone(), number_or_null(m.value)))
-                .collect();
-            o.insert("metrics".into(), Value::Object(metrics));
-            if r.method == MethodUsed::MonteCarlo {
-                let ci: Map<String, Value> = r
-                    .evaluation
-                    .metrics
-                    .iter()
-                    .zip(&r.ci95)
-                    .map(|(m, ci)| {
-                        let v = ci.map_or(Value::Null, |(lo, hi)| json!([lo, hi]));
-                        (m.name.clone(), v)
-                    })
-                    .collect();
-                o.insert("ci95".into(), Value::Object(ci));
-            }
-            if let Some(z) = &r.z_vs_exact {
-                let z: Map<String, Value> = r
-                    .evaluation
-                    .metrics
-                    .iter()
-                    .zip(z)
-                    .map(|(m, z)| (m.name.clone(), number_or_null(*z)))
-                    .collect();
-                o.insert("z_vs_exact".into(), Value::Object(z));
-            }
-            if let Some(fractions) = &r.fractions {
-                let fractions: Map<String, Value> = fractions
-                    .iter()
-                    .map(|(name, f)| (name.clone(), json!(f)))
-                    .collect();
-                o.insert("fractions".into(), Value::Object(fractions));
-            }
-            if run_json && r.method == MethodUsed::Exact {
-                o.insert(
-                    "dropped_mass".into(),
-                    json!(r.evaluation.dropped_mass.unwrap_or(0.0)),
-                );
-            }
-            Value::Object(o)
-        })
-        .collect();
-    if report.kind == ReportKind::Cases {
-        top.insert("results".into(), Value::Array(results));
-    }
-    if report.shows_balances() {
-        top.insert("balance".into(), balance::to_json(&report.balances));
-    }
-    Value::Object(top)
+/// The report as the SPEC's JSON object, pretty-printed with a final
+/// newline, written straight to `out`; `run_json` adds the folder-only keys.
+/// Only one result's object exists at a time: the whole report as one
+/// [`Value`] took several times the size of its text (issue 15, item 1).
+pub fn write_report(report: &Report, run_json: bool, mut out: impl Write) -> anyhow::Result<()> {
+    serde_json::to_writer_pretty(&mut out, &ReportJson { report, run_json })
+        .context("cannot write the JSON report")?;
+    out.write_all(b"\n").context("cannot write the JSON report")?;
+    Ok(())
 }
 
-/// Pretty-printed JSON with a final newline.
-pub fn to_bytes(value: &Value) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec_pretty(value).unwrap_or_default();
-    bytes.push(b'\n');
-    bytes
+/// The top-level object, its keys in the SPEC's order.
+struct ReportJson<'a> {
+    report: &'a Report,
+    run_json: bool,
+}
+
+impl Serialize for ReportJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let report = self.report;
+        let mut top = serializer.serialize_map(None)?;
+        top.serialize_entry("tool", "oddsmith")?;
+        top.serialize_entry("version", env!("CARGO_PKG_VERSION"))?;
+        if self.run_json {
+            top.serialize_entry("name", &report.name)?;
+            if let Some(d) = &report.description {
+                top.serialize_entry("description", d)?;
+            }
+            top.serialize_entry("seed", &report.seed)?;
+            top.serialize_entry("trials", &report.trials)?;
+            top.serialize_entry("rng", RNG_NAME)?;
+            top.serialize_entry("block_size", &BLOCK_SIZE)?;
+        }
+        if report.kind == ReportKind::Cases {
+            top.serialize_entry("results", &Results(self))?;
+        }
+        if report.shows_balances() {
+            top.serialize_entry("balance", &balance::to_json(&report.balances))?;
+        }
+        top.end()
+    }
+}
+
+/// The `results` array, each result made into an object as it is written.
+struct Results<'a>(&'a ReportJson<'a>);
+
+impl Serialize for Results<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let results = &self.0.report.results;
+        let mut array = serializer.serialize_seq(Some(results.len()))?;
+        for r in results {
+            array.serialize_element(&result_json(r, self.0.run_json))?;
+        }
+        array.end()
+    }
+}
+
+/// One result's object.
+fn result_json(r: &CaseResult, run_json: bool) -> Value {
+    let mut o = Map::new();
+    o.insert("case".into(), json!(r.case));
+    o.insert("system".into(), json!(r.system));
+    o.insert("inputs".into(), Value::Object(r.inputs.clone()));
+    o.insert("method".into(), json!(r.method.name()));
+    o.insert("trials".into(), json!(r.trials));
+    o.insert("seed".into(), json!(r.seed));
+    let metrics: Map<String, Value> = r
+        .evaluation
+        .metrics
+        .iter()
+        .map(|m| (m.name.clone(), number_or_null(m.value)))
+        .collect();
+    o.insert("metrics".into(), Value::Object(metrics));
+    if r.method == MethodUsed::MonteCarlo {
+        let ci: Map<String, Value> = r
+            .evaluation
+            .metrics
+            .iter()
+            .zip(&r.ci95)
+            .map(|(m, ci)| {
+                let v = ci.map_or(Value::Null, |(lo, hi)| json!([lo, hi]));
+                (m.name.clone(), v)
+            })
+            .collect();
+        o.insert("ci95".into(), Value::Object(ci));
+    }
+    if let Some(z) = &r.z_vs_exact {
+        let z: Map<String, Value> = r
+            .evaluation
+            .metrics
+            .iter()
+            .zip(z)
+            .map(|(m, z)| (m.name.clone(), number_or_null(*z)))
+            .collect();
+        o.insert("z_vs_exact".into(), Value::Object(z));
+    }
+    if let Some(fractions) = &r.fractions {
+        let fractions: Map<String, Value> = fractions
+            .iter()
+            .map(|(name, f)| (name.clone(), json!(f)))
+            .collect();
+        o.insert("fractions".into(), Value::Object(fractions));
+    }
+    if run_json && r.method == MethodUsed::Exact {
+        o.insert(
+            "dropped_mass".into(),
+            json!(r.evaluation.dropped_mass.unwrap_or(0.0)),
+        );
+    }
+    Value::Object(o)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::report::fixture;
+
+    fn report_json(report: &Report, run_json: bool) -> Value {
+        let mut bytes = Vec::new();
+        write_report(report, run_json, &mut bytes).unwrap();
+        assert_eq!(bytes.last(), Some(&b'\n'));
+        serde_json::from_slice(&bytes).unwrap()
+    }
 
     #[test]
     fn spec_shape() {

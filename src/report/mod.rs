@@ -21,6 +21,7 @@ pub mod table;
 
 pub use folder::write_folder;
 
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context;
@@ -124,11 +125,12 @@ pub enum Format {
     Markdown,
 }
 
-/// The report as stdout shows it. Cases and balances each have their
-/// table; when a run has both, the case table comes first, then a blank
-/// line, then the balances (in CSV too); in JSON one object holds both
-/// `results` and `balance`.
-pub fn render(report: &Report, format: Format) -> anyhow::Result<Vec<u8>> {
+/// Writes the report as stdout shows it. Cases and balances each have
+/// their table; when a run has both, the case table comes first, then a
+/// blank line, then the balances (in CSV too); in JSON one object holds
+/// both `results` and `balance`. CSV and JSON are written as they are made
+/// (a sweep of 100,000 cases is never whole in memory as text).
+pub fn write(report: &Report, format: Format, out: &mut dyn Write) -> anyhow::Result<()> {
     let show_cases = report.kind == ReportKind::Cases
         && (!report.results.is_empty() || report.balances.is_empty());
     let show_balances = report.shows_balances();
@@ -137,27 +139,29 @@ pub fn render(report: &Report, format: Format) -> anyhow::Result<Vec<u8>> {
     } else {
         b""
     };
-    let mut bytes = Vec::new();
+    let context = "cannot write the report";
     match format {
         Format::Table => {
             if show_cases {
-                bytes.extend(laid_out(report).into_bytes());
+                out.write_all(laid_out(report).as_bytes()).context(context)?;
             }
-            bytes.extend(gap);
+            out.write_all(gap).context(context)?;
             if show_balances {
-                bytes.extend(balance::to_table(&report.balances).into_bytes());
+                out.write_all(balance::to_table(&report.balances).as_bytes())
+                    .context(context)?;
             }
         }
         Format::Csv => {
             if show_cases {
-                bytes.extend(csv::summary(report)?);
+                csv::summary(report, &mut *out)?;
             }
-            bytes.extend(gap);
+            out.write_all(gap).context(context)?;
             if show_balances {
-                bytes.extend(balance::to_csv(&report.balances)?);
+                out.write_all(&balance::to_csv(&report.balances)?)
+                    .context(context)?;
             }
         }
-        Format::Json => bytes = json::to_bytes(&json::report_json(report, false)),
+        Format::Json => json::write_report(report, false, &mut *out)?,
         Format::Markdown => {
             let mut doc = Vec::new();
             if show_cases {
@@ -166,9 +170,17 @@ pub fn render(report: &Report, format: Format) -> anyhow::Result<Vec<u8>> {
             if show_balances {
                 doc.extend(page::balances(&report.balances));
             }
-            bytes = markdown::render(&doc).into_bytes();
+            out.write_all(markdown::render(&doc).as_bytes())
+                .context(context)?;
         }
     }
+    Ok(())
+}
+
+/// The report as stdout shows it, as bytes ([`write`]).
+pub fn render(report: &Report, format: Format) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    write(report, format, &mut bytes)?;
     Ok(bytes)
 }
 
@@ -231,30 +243,83 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The files of a report folder, rendered in memory first so that a failure
-/// in any writer leaves the folder untouched; the charts (PNG and SVG) too
+/// How a file of a report folder gets its bytes.
+pub enum FileBody<'a> {
+    /// Rendered already: the charts, small and bounded, which the HTML
+    /// page also inlines.
+    Bytes(Vec<u8>),
+    /// Written straight into the new folder when it is made: the tables,
+    /// `run.json` and the pages, which grow with the case count and would
+    /// otherwise all sit in memory at once (issue 15, item 1).
+    Stream(Box<dyn Fn(&mut dyn Write) -> anyhow::Result<()> + 'a>),
+}
+
+/// A file of a report folder: its name and how it is written.
+pub struct FolderFile<'a> {
+    pub name: String,
+    pub body: FileBody<'a>,
+}
+
+impl<'a> FolderFile<'a> {
+    fn bytes(name: &str, bytes: Vec<u8>) -> FolderFile<'a> {
+        FolderFile {
+            name: name.into(),
+            body: FileBody::Bytes(bytes),
+        }
+    }
+
+    fn stream(
+        name: &str,
+        write: impl Fn(&mut dyn Write) -> anyhow::Result<()> + 'a,
+    ) -> FolderFile<'a> {
+        FolderFile {
+            name: name.into(),
+            body: FileBody::Stream(Box::new(write)),
+        }
+    }
+
+    /// Writes the file's bytes to `out`.
+    pub fn write_to(&self, out: &mut dyn Write) -> anyhow::Result<()> {
+        match &self.body {
+            FileBody::Bytes(bytes) => out
+                .write_all(bytes)
+                .with_context(|| format!("cannot write {}", self.name)),
+            FileBody::Stream(write) => write(out),
+        }
+    }
+}
+
+/// The files of a report folder: the tables and `run.json`; the charts
+/// (PNG and SVG, drawn here, so a failure in drawing writes nothing)
 /// unless `charts` is false (`--no-charts`); last the publishing pages
-/// (`report.md`, `report.html`), which link the tables, show the charts and
-/// give `command` as the way to make the folder again.
-pub fn folder_files(
-    report: &Report,
+/// (`report.md`, `report.html`), which link the tables, show the charts
+/// and give `command` as the way to make the folder again. The tables,
+/// `run.json` and the pages are written when the folder is
+/// ([`write_folder`]), into a new folder beside the old one, so a failure
+/// still leaves the old folder as it was.
+pub fn folder_files<'a>(
+    report: &'a Report,
     charts: bool,
     command: &str,
-) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
+) -> anyhow::Result<Vec<FolderFile<'a>>> {
     let mut files = vec![
-        ("summary.csv".into(), csv::summary(report)?),
-        ("metrics.csv".into(), csv::metrics(report)?),
-        ("distributions.csv".into(), csv::distributions(report)?),
-        (
-            "run.json".into(),
-            json::to_bytes(&json::report_json(report, true)),
-        ),
+        FolderFile::stream("summary.csv", move |out| csv::summary(report, out)),
+        FolderFile::stream("metrics.csv", move |out| csv::metrics(report, out)),
+        FolderFile::stream("distributions.csv", move |out| {
+            csv::distributions(report, out)
+        }),
+        FolderFile::stream("run.json", move |out| json::write_report(report, true, out)),
     ];
     if charts {
-        files.extend(chart::files(report)?);
+        for (name, bytes) in chart::files(report)? {
+            files.push(FolderFile::bytes(&name, bytes));
+        }
     }
     if report.shows_balances() {
-        files.push(("balance.csv".into(), balance::to_csv(&report.balances)?));
+        files.push(FolderFile::bytes(
+            "balance.csv",
+            balance::to_csv(&report.balances)?,
+        ));
     }
     let pages = page::folder_pages(report, command, &files);
     files.extend(pages);

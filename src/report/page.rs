@@ -7,6 +7,7 @@
 //! balances and how to reproduce it. Nothing here reads a clock or the
 //! machine's paths, so committed pages reproduce byte for byte.
 
+use anyhow::Context;
 use serde_json::Value as Json;
 
 use super::balance;
@@ -16,7 +17,7 @@ use super::document::{
     Block, Document, Inline, Line, Table,
 };
 use super::index;
-use super::{CaseResult, MethodUsed, Report};
+use super::{CaseResult, FileBody, FolderFile, MethodUsed, Report};
 use crate::balance::{BalanceResult, Form};
 use crate::distribution::Metric;
 use crate::systems::System;
@@ -416,45 +417,58 @@ pub fn chart_list(report: &Report) -> Vec<(String, String)> {
 }
 
 /// `report.md` and `report.html` for a report folder whose other files
-/// are `files` (already rendered): the pages link the CSV tables there and
-/// show the charts there (the HTML inlines their SVG text).
-pub fn folder_pages(
-    report: &Report,
+/// are `files`: the pages link the CSV tables there and show the charts
+/// there (the HTML inlines their SVG text). Each page is made when it is
+/// written and dropped after, so a big sweep's results table is in memory
+/// once at most.
+pub fn folder_pages<'a>(
+    report: &'a Report,
     command: &str,
-    files: &[(String, Vec<u8>)],
-) -> Vec<(String, Vec<u8>)> {
-    let written = |name: &str| files.iter().find(|(f, _)| f == name).map(|(_, b)| b);
+    files: &[FolderFile<'_>],
+) -> Vec<FolderFile<'a>> {
+    let written = |name: &str| {
+        files.iter().find(|f| f.name == name).map(|f| match &f.body {
+            FileBody::Bytes(bytes) => String::from_utf8_lossy(bytes).into_owned(),
+            FileBody::Stream(_) => String::new(),
+        })
+    };
     let charts: Vec<(String, String)> = chart_list(report)
         .into_iter()
         .filter(|(stem, _)| written(&format!("{stem}.svg")).is_some())
         .collect();
     let svgs: Vec<(String, String)> = charts
         .iter()
-        .filter_map(|(stem, _)| {
-            let bytes = written(&format!("{stem}.svg"))?;
-            Some((stem.clone(), String::from_utf8_lossy(bytes).into_owned()))
-        })
+        .filter_map(|(stem, _)| Some((stem.clone(), written(&format!("{stem}.svg"))?)))
         .collect();
     let tables = files
         .iter()
-        .map(|(f, _)| f.clone())
+        .map(|f| f.name.clone())
         .filter(|f| f.ends_with(".csv"))
         .collect();
-    let inputs = PageInputs {
+    let inputs = std::rc::Rc::new(PageInputs {
         charts,
         tables,
         command: command.to_string(),
-    };
-    let doc = report_page(report, &inputs);
+    });
+    let md_inputs = inputs.clone();
     vec![
-        (
-            "report.md".into(),
-            super::markdown::render(&doc).into_bytes(),
-        ),
-        (
-            "report.html".into(),
-            super::html::render(&format!("{} (oddsmith)", report.name), &doc, &svgs).into_bytes(),
-        ),
+        FolderFile {
+            name: "report.md".into(),
+            body: FileBody::Stream(Box::new(move |out| {
+                let doc = report_page(report, &md_inputs);
+                out.write_all(super::markdown::render(&doc).as_bytes())
+                    .context("cannot write report.md")
+            })),
+        },
+        FolderFile {
+            name: "report.html".into(),
+            body: FileBody::Stream(Box::new(move |out| {
+                let doc = report_page(report, &inputs);
+                let title = format!("{} (oddsmith)", report.name);
+                out.write_all(super::html::render(&title, &doc, &svgs).as_bytes())
+                    .context("cannot write report.html")
+            })),
+        },
     ]
 }
 

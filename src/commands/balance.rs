@@ -191,6 +191,7 @@ pub fn run(args: &BalanceArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         results: Vec::new(),
         balances,
         table: TableLayout::Compact,
+        spilled_distributions: None,
     };
     print_report(&report, settings.format)
 }

@@ -4,12 +4,15 @@
 //! cases and balances, into one [`Report`].
 
 use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::Arc;
 
 use crate::balance::{BalanceQuestion, BalanceResult};
 use crate::cli::{CommonArgs, FormatArg, MethodArg};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::McSettings;
 use crate::errors::input_error;
+use crate::report::chart::MAX_CHARTED_CASES;
+use crate::report::spill::{drop_rows, DistributionSpill};
 use crate::report::{CaseResult, MethodUsed, Report, ReportKind, TableLayout};
 use crate::scenario::Scenario;
 use crate::stats;
@@ -81,17 +84,49 @@ impl Settings {
     }
 }
 
+/// What a scenario's run does with its results' distribution rows, which
+/// only `distributions.csv` and some charts read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rows {
+    /// A report folder is written: past the cases the charts may draw,
+    /// the rows go to its table as each case is evaluated, and only those
+    /// a chart may draw are kept. (A smaller scenario keeps them all:
+    /// nothing would be dropped, and `oddsmith report` over many small
+    /// scenarios opens no file per scenario.)
+    Spill,
+    /// Nothing reads them (`--no-report`): dropped as they come.
+    Drop,
+}
+
 /// Evaluates every case of a scenario with `settings`, and answers its
-/// balances, into its report.
+/// balances, into its report. Memory stays bounded by what each result
+/// keeps: `rows` says where the distribution rows go.
 pub fn evaluate_scenario(
     scenario: &Scenario,
     settings: &Settings,
     cancel: &AtomicBool,
+    rows: Rows,
 ) -> anyhow::Result<Report> {
-    let mut results = Vec::new();
+    let mut results = Vec::with_capacity(scenario.cases.len());
+    let mut spill = match rows {
+        Rows::Spill if scenario.cases.len() > MAX_CHARTED_CASES => {
+            Some(DistributionSpill::new()?)
+        }
+        _ => None,
+    };
     for case in &scenario.cases {
-        results.extend(evaluate_case(case, settings, cancel)?);
+        let mut evaluated = evaluate_case(case, settings, cancel)?;
+        match (&mut spill, rows) {
+            (Some(spill), _) => spill.take(&mut evaluated)?,
+            (None, Rows::Drop) => drop_rows(&mut evaluated),
+            (None, Rows::Spill) => {}
+        }
+        results.extend(evaluated);
     }
+    let spilled_distributions = match spill {
+        Some(spill) => Some(Arc::new(spill.finish()?)),
+        None => None,
+    };
     let mut balances = Vec::new();
     for question in &scenario.balances {
         balances.push(evaluate_balance(question, settings, cancel)?);
@@ -105,6 +140,7 @@ pub fn evaluate_scenario(
         results,
         balances,
         table: TableLayout::Compact,
+        spilled_distributions,
     })
 }
 

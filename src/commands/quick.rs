@@ -212,6 +212,7 @@ fn quick(cases: Vec<Case>, settings: Settings, cancel: &AtomicBool) -> anyhow::R
         results,
         balances: Vec::new(),
         table: TableLayout::SideBySide,
+        spilled_distributions: None,
     };
     print_report(&report, settings.format)
 }

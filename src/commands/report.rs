@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
 
-use super::evaluate::{evaluate_scenario, Settings};
+use super::evaluate::{evaluate_scenario, Rows, Settings};
 use super::reproduce::{run_command, setting_flags};
 use crate::cli::{CommonArgs, ReportArgs};
 use crate::engine::monte_carlo::Interrupted;
@@ -120,7 +120,7 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
                 scenario.cases.len()
             ));
         }
-        let report = evaluate_scenario(scenario, &settings, cancel)
+        let report = evaluate_scenario(scenario, &settings, cancel, Rows::Spill)
             .with_context(|| format!("scenario {}", file.display()))?;
         reports.push((file.clone(), report));
     }

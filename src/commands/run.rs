@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-use super::evaluate::{evaluate_scenario, Settings};
+use super::evaluate::{evaluate_scenario, Rows, Settings};
 use super::output::print_report;
 use super::reproduce::{run_command, setting_flags};
 use crate::cli::RunArgs;
@@ -20,7 +20,8 @@ use crate::scenario;
 pub fn run(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     let scenario = scenario::load(&args.scenario)?;
     let settings = Settings::resolve(&args.common, scenario.trials, scenario.seed)?;
-    let report = evaluate_scenario(&scenario, &settings, cancel)?;
+    let rows = if args.no_report { Rows::Drop } else { Rows::Spill };
+    let report = evaluate_scenario(&scenario, &settings, cancel, rows)?;
     // The results reach stdout first: a report folder that cannot be
     // written (a full disk, a folder in the way) costs the files, never the
     // results of a long run.

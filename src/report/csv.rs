@@ -10,7 +10,7 @@ use std::io::Write;
 
 use serde_json::Value;
 
-use super::{number, Report};
+use super::{number, CaseResult, Report};
 use crate::distribution::at_least;
 
 fn finish<W: Write>(mut writer: csv::Writer<W>) -> anyhow::Result<()> {
@@ -47,7 +47,7 @@ fn flatten(prefix: &str, value: &Value, out: &mut Vec<(String, String)>) {
 }
 
 /// A result's inputs as `(column, cell)` pairs.
-fn flat_inputs(result: &super::CaseResult) -> Vec<(String, String)> {
+fn flat_inputs(result: &CaseResult) -> Vec<(String, String)> {
     let mut flat = Vec::new();
     for (k, v) in &result.inputs {
         flatten(k, v, &mut flat);
@@ -143,21 +143,45 @@ pub fn metrics(report: &Report, out: impl Write) -> anyhow::Result<()> {
 }
 
 /// `distributions.csv`: `case, method, variable, outcome, probability,
-/// at_least`; `at_least` is empty for outcomes without an order.
-pub fn distributions(report: &Report, out: impl Write) -> anyhow::Result<()> {
-    let mut writer = csv::Writer::from_writer(out);
-    writer.write_record([
-        "case",
-        "method",
-        "variable",
-        "outcome",
-        "probability",
-        "at_least",
-    ])?;
+/// at_least`; `at_least` is empty for outcomes without an order. A report
+/// whose rows went to a spilled table as they were made (a scenario run
+/// writing a folder) is copied from it.
+pub fn distributions(report: &Report, mut out: impl Write) -> anyhow::Result<()> {
+    if let Some(spilled) = &report.spilled_distributions {
+        return spilled.copy_to(&mut out);
+    }
+    let mut table = DistributionsWriter::new(out)?;
     for result in &report.results {
+        table.add(result)?;
+    }
+    table.finish().map(|_| ())
+}
+
+/// `distributions.csv` written one result at a time.
+pub struct DistributionsWriter<W: Write> {
+    writer: csv::Writer<W>,
+}
+
+impl<W: Write> DistributionsWriter<W> {
+    /// The table with its header.
+    pub fn new(out: W) -> anyhow::Result<Self> {
+        let mut writer = csv::Writer::from_writer(out);
+        writer.write_record([
+            "case",
+            "method",
+            "variable",
+            "outcome",
+            "probability",
+            "at_least",
+        ])?;
+        Ok(DistributionsWriter { writer })
+    }
+
+    /// A result's rows.
+    pub fn add(&mut self, result: &CaseResult) -> anyhow::Result<()> {
         let at_least = at_least(&result.evaluation.rows);
         for (row, at_least) in result.evaluation.rows.iter().zip(at_least) {
-            writer.write_record([
+            self.writer.write_record([
                 result.case.as_str(),
                 result.method.name(),
                 row.variable.as_str(),
@@ -166,8 +190,15 @@ pub fn distributions(report: &Report, out: impl Write) -> anyhow::Result<()> {
                 &at_least.map(number).unwrap_or_default(),
             ])?;
         }
+        Ok(())
     }
-    finish(writer)
+
+    /// Everything written through to the writer, which is handed back.
+    pub fn finish(self) -> anyhow::Result<W> {
+        self.writer
+            .into_inner()
+            .map_err(|e| anyhow::anyhow!("cannot finish a CSV table: {e}"))
+    }
 }
 
 #[cfg(test)]

@@ -45,6 +45,7 @@ fn run_with(name: &str, text: &str, method: MethodArg, trials: u64) -> Report {
         results,
         balances: Vec::new(),
         table: TableLayout::SideBySide,
+        spilled_distributions: None,
     }
 }
 

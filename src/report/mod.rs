@@ -17,6 +17,7 @@ pub mod json;
 pub mod markdown;
 pub mod page;
 pub mod side_by_side;
+pub mod spill;
 pub mod table;
 
 pub use folder::write_folder;
@@ -102,6 +103,10 @@ pub struct Report {
     pub balances: Vec<BalanceResult>,
     /// How `--format table` shows the cases.
     pub table: TableLayout,
+    /// `distributions.csv`, when it was written as the cases were
+    /// evaluated ([`spill`]); the results then keep only the rows a chart
+    /// may draw.
+    pub spilled_distributions: Option<std::sync::Arc<spill::SpilledTable>>,
 }
 
 impl Report {

@@ -78,6 +78,12 @@ pub fn charts(report: &Report) -> Vec<Chart> {
 /// scenarios stay below it.)
 pub const MAX_CHARTED_CASES: usize = 200;
 
+/// Whether the charts may draw a case that comes after `earlier` cases of
+/// its system: only a system's first [`MAX_CHARTED_CASES`] are drawn.
+pub fn may_draw(earlier: usize) -> bool {
+    earlier < MAX_CHARTED_CASES
+}
+
 /// A chart's file stem: the system's name, then what the chart shows.
 pub fn stem(system: System, what: &str) -> String {
     format!("{}-{what}", system.name())

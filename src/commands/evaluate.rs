@@ -109,9 +109,7 @@ pub fn evaluate_scenario(
 ) -> anyhow::Result<Report> {
     let mut results = Vec::with_capacity(scenario.cases.len());
     let mut spill = match rows {
-        Rows::Spill if scenario.cases.len() > MAX_CHARTED_CASES => {
-            Some(DistributionSpill::new()?)
-        }
+        Rows::Spill if scenario.cases.len() > MAX_CHARTED_CASES => Some(DistributionSpill::new()?),
         _ => None,
     };
     for case in &scenario.cases {

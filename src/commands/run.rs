@@ -20,7 +20,11 @@ use crate::scenario;
 pub fn run(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     let scenario = scenario::load(&args.scenario)?;
     let settings = Settings::resolve(&args.common, scenario.trials, scenario.seed)?;
-    let rows = if args.no_report { Rows::Drop } else { Rows::Spill };
+    let rows = if args.no_report {
+        Rows::Drop
+    } else {
+        Rows::Spill
+    };
     let report = evaluate_scenario(&scenario, &settings, cancel, rows)?;
     // The results reach stdout first: a report folder that cannot be
     // written (a full disk, a folder in the way) costs the files, never the

@@ -67,6 +67,52 @@ pub struct Table {
     pub header: Vec<Line>,
     pub align: Vec<Align>,
     pub rows: Vec<Vec<Line>>,
+    /// More rows, after `rows`, made one at a time as the table is written
+    /// (a [`RowSource`]): a report page's results table has a row per case,
+    /// and 100,000 of them held at once took hundreds of megabytes.
+    pub deferred: Option<DeferredRows>,
+}
+
+/// A table's rows that a [`RowSource`] makes: which of its tables, and how
+/// many rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeferredRows {
+    pub table: usize,
+    pub count: usize,
+}
+
+/// Makes the deferred rows of a document's tables as a writer writes them.
+pub trait RowSource {
+    /// Row `index` of deferred table `table`.
+    fn row(&self, table: usize, index: usize) -> Vec<Line>;
+}
+
+/// For documents whose tables hold all their rows.
+pub struct NoDeferredRows;
+
+impl RowSource for NoDeferredRows {
+    fn row(&self, _table: usize, _index: usize) -> Vec<Line> {
+        Vec::new()
+    }
+}
+
+impl Table {
+    /// Calls `each` with every row, those held and then the deferred ones.
+    pub fn each_row<E>(
+        &self,
+        source: &dyn RowSource,
+        mut each: impl FnMut(&[Line]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        for row in &self.rows {
+            each(row)?;
+        }
+        if let Some(deferred) = self.deferred {
+            for index in 0..deferred.count {
+                each(&source.row(deferred.table, index))?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// One block of a page.

@@ -7,7 +7,9 @@
 //! place) and prints without the scrolling. Like every writer it returns
 //! text and never touches files.
 
-use super::document::{Align, Block, Document, Inline, Line, Table};
+use std::io::Write;
+
+use super::document::{Align, Block, Document, Inline, Line, NoDeferredRows, RowSource, Table};
 use super::index::url_path;
 
 /// The page's style sheet. No `url()` or `@import`: the page must not
@@ -55,22 +57,42 @@ figure svg { display: block; width: 100%; height: auto; }
 /// Renders a document as a complete page titled `title`. `svgs` holds each
 /// chart's SVG text by stem; a chart without one is left out.
 pub fn render(title: &str, document: &Document, svgs: &[(String, String)]) -> String {
-    let mut out = format!(
+    let mut out = Vec::new();
+    // Writing into memory cannot fail.
+    let _ = write(title, document, svgs, &NoDeferredRows, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Writes the page as [`render`] makes it, a table row at a time, the
+/// tables' deferred rows made by `rows`.
+pub fn write(
+    title: &str,
+    document: &Document,
+    svgs: &[(String, String)],
+    rows: &dyn RowSource,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    write!(
+        out,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n",
         escape(title)
-    );
+    )?;
     for b in document {
-        out.push_str(&block(b, svgs));
-        out.push('\n');
+        block(b, svgs, rows, out)?;
+        out.write_all(b"\n")?;
     }
-    out.push_str("</body>\n</html>\n");
-    out
+    out.write_all(b"</body>\n</html>\n")
 }
 
-fn block(block: &Block, svgs: &[(String, String)]) -> String {
-    match block {
+fn block(
+    block: &Block,
+    svgs: &[(String, String)],
+    rows: &dyn RowSource,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let text = match block {
         Block::Heading(level, title) => format!("<h{level}>{}</h{level}>", escape(title)),
         Block::Paragraph(line) => format!("<p>{}</p>", inline(line)),
         Block::List(items) => {
@@ -80,14 +102,15 @@ fn block(block: &Block, svgs: &[(String, String)]) -> String {
                 .collect();
             format!("<ul>\n{}\n</ul>", items.join("\n"))
         }
-        Block::Table(t) => table(t),
+        Block::Table(t) => return table(t, rows, out),
         Block::Chart { stem, title } => match svgs.iter().find(|(s, _)| s == stem) {
             // The chart draws its own title; a caption would repeat it.
             Some((_, svg)) => format!("<figure>\n{}\n</figure>", inline_svg(svg, title)),
             None => String::new(),
         },
         Block::Command(command) => format!("<pre><code>{}</code></pre>", escape(command)),
-    }
+    };
+    out.write_all(text.as_bytes())
 }
 
 /// The chart's SVG document as an element of the page: any XML prolog
@@ -101,25 +124,26 @@ fn inline_svg(svg: &str, title: &str) -> String {
     }
 }
 
-fn table(t: &Table) -> String {
+fn table(t: &Table, rows: &dyn RowSource, out: &mut dyn Write) -> std::io::Result<()> {
     let class = |i: usize| match t.align.get(i) {
         Some(Align::Right) => " class=\"num\"",
         _ => "",
     };
-    let mut out = String::from("<div class=\"table\"><table>\n<thead><tr>");
+    let mut head = String::from("<div class=\"table\"><table>\n<thead><tr>");
     for (i, cell) in t.header.iter().enumerate() {
-        out.push_str(&format!("<th{}>{}</th>", class(i), inline(cell)));
+        head.push_str(&format!("<th{}>{}</th>", class(i), inline(cell)));
     }
-    out.push_str("</tr></thead>\n<tbody>\n");
-    for row in &t.rows {
-        out.push_str("<tr>");
-        for (i, cell) in row.iter().enumerate() {
-            out.push_str(&format!("<td{}>{}</td>", class(i), inline(cell)));
+    head.push_str("</tr></thead>\n<tbody>\n");
+    out.write_all(head.as_bytes())?;
+    t.each_row(rows, |cells| {
+        let mut row = String::from("<tr>");
+        for (i, cell) in cells.iter().enumerate() {
+            row.push_str(&format!("<td{}>{}</td>", class(i), inline(cell)));
         }
-        out.push_str("</tr>\n");
-    }
-    out.push_str("</tbody>\n</table></div>");
-    out
+        row.push_str("</tr>\n");
+        out.write_all(row.as_bytes())
+    })?;
+    out.write_all(b"</tbody>\n</table></div>")
 }
 
 fn inline(line: &Line) -> String {
@@ -159,6 +183,7 @@ mod tests {
                 header: vec![text("metric"), text("value")],
                 align: vec![Align::Left, Align::Right],
                 rows: vec![vec![code("p_success"), text("89.79 %")]],
+                deferred: None,
             }),
             Block::Chart {
                 stem: "c".into(),

@@ -26,7 +26,8 @@ fn number_or_null(x: Option<f64>) -> Value {
 pub fn write_report(report: &Report, run_json: bool, mut out: impl Write) -> anyhow::Result<()> {
     serde_json::to_writer_pretty(&mut out, &ReportJson { report, run_json })
         .context("cannot write the JSON report")?;
-    out.write_all(b"\n").context("cannot write the JSON report")?;
+    out.write_all(b"\n")
+        .context("cannot write the JSON report")?;
     Ok(())
 }
 

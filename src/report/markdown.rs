@@ -3,19 +3,37 @@
 //! (`--format markdown` on stdout, and `report.md` in a report folder).
 //! Like every writer it returns text and never touches files.
 
-use super::document::{Align, Block, Document, Inline, Line, Table};
+use std::io::Write;
+
+use super::document::{Align, Block, Document, Inline, Line, NoDeferredRows, RowSource, Table};
 use super::index::url_path;
 
 /// Renders a document: blocks separated by blank lines, a final newline.
 pub fn render(document: &Document) -> String {
-    let blocks: Vec<String> = document.iter().map(block).collect();
-    let mut out = blocks.join("\n\n");
-    out.push('\n');
-    out
+    let mut out = Vec::new();
+    // Writing into memory cannot fail.
+    let _ = write(document, &NoDeferredRows, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
 }
 
-fn block(block: &Block) -> String {
-    match block {
+/// Writes a document as [`render`] makes it, a table row at a time, its
+/// deferred rows made by `rows`.
+pub fn write(
+    document: &Document,
+    rows: &dyn RowSource,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    for (i, b) in document.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b"\n\n")?;
+        }
+        block(b, rows, out)?;
+    }
+    out.write_all(b"\n")
+}
+
+fn block(block: &Block, rows: &dyn RowSource, out: &mut dyn Write) -> std::io::Result<()> {
+    let text = match block {
         Block::Heading(level, title) => {
             format!("{} {}", "#".repeat(usize::from(*level)), escape(title))
         }
@@ -25,20 +43,27 @@ fn block(block: &Block) -> String {
             .map(|item| format!("- {}", inline(item)))
             .collect::<Vec<_>>()
             .join("\n"),
-        Block::Table(t) => table(t),
+        Block::Table(t) => {
+            out.write_all(table_head(t).as_bytes())?;
+            return t.each_row(rows, |cells| write!(out, "\n{}", row(cells)));
+        }
         Block::Chart { stem, title } => {
             let base = url_path(stem);
             format!("[![{}]({base}.png)]({base}.svg)", escape(title))
         }
         Block::Command(command) => format!("```sh\n{command}\n```"),
-    }
+    };
+    out.write_all(text.as_bytes())
 }
 
-fn table(t: &Table) -> String {
-    let row = |cells: &[Line]| {
-        let cells: Vec<String> = cells.iter().map(inline).collect();
-        format!("| {} |", cells.join(" | "))
-    };
+/// A table row.
+fn row(cells: &[Line]) -> String {
+    let cells: Vec<String> = cells.iter().map(inline).collect();
+    format!("| {} |", cells.join(" | "))
+}
+
+/// A table's header and rule lines.
+fn table_head(t: &Table) -> String {
     let rule: Vec<&str> = t
         .align
         .iter()
@@ -47,9 +72,7 @@ fn table(t: &Table) -> String {
             Align::Right => "--:",
         })
         .collect();
-    let mut lines = vec![row(&t.header), format!("| {} |", rule.join(" | "))];
-    lines.extend(t.rows.iter().map(|r| row(r)));
-    lines.join("\n")
+    format!("{}\n| {} |", row(&t.header), rule.join(" | "))
 }
 
 fn inline(line: &Line) -> String {
@@ -112,6 +135,7 @@ mod tests {
             header: vec![text("metric"), text("value")],
             align: vec![Align::Left, Align::Right],
             rows: vec![vec![code("p_success"), text("89.79 %")]],
+            deferred: None,
         };
         assert_eq!(
             render(&vec![Block::Table(t)]),

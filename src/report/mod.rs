@@ -148,7 +148,8 @@ pub fn write(report: &Report, format: Format, out: &mut dyn Write) -> anyhow::Re
     match format {
         Format::Table => {
             if show_cases {
-                out.write_all(laid_out(report).as_bytes()).context(context)?;
+                out.write_all(laid_out(report).as_bytes())
+                    .context(context)?;
             }
             out.write_all(gap).context(context)?;
             if show_balances {

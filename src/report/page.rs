@@ -14,7 +14,7 @@ use super::balance;
 use super::chart::{self, input_text};
 use super::document::{
     code, interval, method_phrase, metric_value, percent, text, with_code_spans, z_score, Align,
-    Block, Document, Inline, Line, Table,
+    Block, DeferredRows, Document, Inline, Line, RowSource, Table,
 };
 use super::index;
 use super::{CaseResult, FileBody, FolderFile, MethodUsed, Report};
@@ -76,6 +76,7 @@ fn single_table(result: &CaseResult) -> Table {
         header,
         align,
         rows,
+        deferred: None,
     }
 }
 
@@ -122,6 +123,7 @@ fn both_table(exact: &CaseResult, mc: &CaseResult) -> Table {
             Align::Right,
         ],
         rows,
+        deferred: None,
     }
 }
 
@@ -231,6 +233,7 @@ pub fn balances(balances: &[BalanceResult]) -> Document {
             header,
             align,
             rows,
+            deferred: None,
         }));
     }
     doc
@@ -304,39 +307,68 @@ fn cell(result: &CaseResult, name: &str) -> String {
     }
 }
 
-/// One system's results table: a row per case and method.
-fn results_table(report: &Report, system: System) -> Table {
-    let results: Vec<&CaseResult> = report
-        .results
-        .iter()
-        .filter(|r| r.system == system)
-        .collect();
-    let columns = columns(&results, system);
-    let mut header = vec![text("case"), text("method")];
-    header.extend(columns.iter().map(code));
-    let mut align = vec![Align::Left, Align::Left];
-    align.extend(columns.iter().map(|_| Align::Right));
-    let rows = results
-        .iter()
-        .map(|r| {
-            let method = match r.method {
-                MethodUsed::Exact => "exact",
-                MethodUsed::MonteCarlo => "Monte Carlo",
-            };
-            let mut row = vec![text(&r.case), text(method)];
-            row.extend(columns.iter().map(|c| text(cell(r, c))));
-            row
-        })
-        .collect();
-    Table {
-        header,
-        align,
-        rows,
+/// The report page's results tables, one per system: which results and
+/// which metric columns each has. Their rows (a row per case and method)
+/// are made as the page is written ([`RowSource`]), so a sweep's rows are
+/// never all in memory as page cells.
+pub struct ResultsTables<'a> {
+    tables: Vec<(Vec<&'a CaseResult>, Vec<String>)>,
+}
+
+impl<'a> ResultsTables<'a> {
+    /// A table per system, in the order the systems first appear.
+    pub fn new(report: &'a Report) -> ResultsTables<'a> {
+        let tables = systems(report)
+            .into_iter()
+            .map(|system| {
+                let results: Vec<&CaseResult> = report
+                    .results
+                    .iter()
+                    .filter(|r| r.system == system)
+                    .collect();
+                let columns = columns(&results, system);
+                (results, columns)
+            })
+            .collect();
+        ResultsTables { tables }
+    }
+
+    /// Table `index`: its header, its rows deferred.
+    fn table(&self, index: usize) -> Table {
+        let (results, columns) = &self.tables[index];
+        let mut header = vec![text("case"), text("method")];
+        header.extend(columns.iter().map(code));
+        let mut align = vec![Align::Left, Align::Left];
+        align.extend(columns.iter().map(|_| Align::Right));
+        Table {
+            header,
+            align,
+            rows: Vec::new(),
+            deferred: Some(DeferredRows {
+                table: index,
+                count: results.len(),
+            }),
+        }
     }
 }
 
-/// The page of a report folder (`report.md`, `report.html`).
-pub fn report_page(report: &Report, inputs: &PageInputs) -> Document {
+impl RowSource for ResultsTables<'_> {
+    fn row(&self, table: usize, index: usize) -> Vec<Line> {
+        let (results, columns) = &self.tables[table];
+        let r = results[index];
+        let method = match r.method {
+            MethodUsed::Exact => "exact",
+            MethodUsed::MonteCarlo => "Monte Carlo",
+        };
+        let mut row = vec![text(&r.case), text(method)];
+        row.extend(columns.iter().map(|c| text(cell(r, c))));
+        row
+    }
+}
+
+/// The page of a report folder (`report.md`, `report.html`); its results
+/// tables' rows come from `tables`.
+pub fn report_page(report: &Report, inputs: &PageInputs, tables: &ResultsTables<'_>) -> Document {
     let mut doc = vec![Block::Heading(1, report.name.clone())];
     if let Some(d) = &report.description {
         doc.push(Block::Paragraph(text(d)));
@@ -352,11 +384,11 @@ pub fn report_page(report: &Report, inputs: &PageInputs) -> Document {
 
         doc.push(Block::Heading(2, "Results".into()));
         let systems = systems(report);
-        for &system in &systems {
+        for (index, &system) in systems.iter().enumerate() {
             if systems.len() > 1 {
                 doc.push(Block::Heading(3, system.name().to_string()));
             }
-            doc.push(Block::Table(results_table(report, system)));
+            doc.push(Block::Table(tables.table(index)));
         }
         let mut note = text(
             "Probabilities are percentages, means plain numbers; a Monte Carlo value is followed by its 95 % interval. Every metric of every case is in ",
@@ -427,10 +459,13 @@ pub fn folder_pages<'a>(
     files: &[FolderFile<'_>],
 ) -> Vec<FolderFile<'a>> {
     let written = |name: &str| {
-        files.iter().find(|f| f.name == name).map(|f| match &f.body {
-            FileBody::Bytes(bytes) => String::from_utf8_lossy(bytes).into_owned(),
-            FileBody::Stream(_) => String::new(),
-        })
+        files
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| match &f.body {
+                FileBody::Bytes(bytes) => String::from_utf8_lossy(bytes).into_owned(),
+                FileBody::Stream(_) => String::new(),
+            })
     };
     let charts: Vec<(String, String)> = chart_list(report)
         .into_iter()
@@ -455,17 +490,18 @@ pub fn folder_pages<'a>(
         FolderFile {
             name: "report.md".into(),
             body: FileBody::Stream(Box::new(move |out| {
-                let doc = report_page(report, &md_inputs);
-                out.write_all(super::markdown::render(&doc).as_bytes())
-                    .context("cannot write report.md")
+                let tables = ResultsTables::new(report);
+                let doc = report_page(report, &md_inputs, &tables);
+                super::markdown::write(&doc, &tables, out).context("cannot write report.md")
             })),
         },
         FolderFile {
             name: "report.html".into(),
             body: FileBody::Stream(Box::new(move |out| {
-                let doc = report_page(report, &inputs);
+                let tables = ResultsTables::new(report);
+                let doc = report_page(report, &inputs, &tables);
                 let title = format!("{} (oddsmith)", report.name);
-                out.write_all(super::html::render(&title, &doc, &svgs).as_bytes())
+                super::html::write(&title, &doc, &svgs, &tables, out)
                     .context("cannot write report.html")
             })),
         },
@@ -531,7 +567,8 @@ mod tests {
     #[test]
     fn page_tables_show_what_the_charts_draw() {
         let report = fixture::cortex(true, true);
-        let table = results_table(&report, System::Cortex);
+        let tables = ResultsTables::new(&report);
+        let table = tables.table(0);
         let names: Vec<String> = table.header[2..]
             .iter()
             .map(|c| match &c[0] {
@@ -543,6 +580,6 @@ mod tests {
         assert!(names.contains(&"pool_effect_d8".to_string()));
         assert!(!names.contains(&"mean_total".to_string()));
         // Monte Carlo cells carry their interval.
-        assert!(matches!(&table.rows[0][2][0], Inline::Text(t) if t.contains(" %, ")));
+        assert!(matches!(&tables.row(0, 0)[2][0], Inline::Text(t) if t.contains(" %, ")));
     }
 }

@@ -36,6 +36,7 @@ fn sweep() -> Report {
         results,
         balances: Vec::new(),
         table: TableLayout::Compact,
+        spilled_distributions: None,
     }
 }
 

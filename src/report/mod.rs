@@ -257,8 +257,11 @@ pub enum FileBody<'a> {
     /// Written straight into the new folder when it is made: the tables,
     /// `run.json` and the pages, which grow with the case count and would
     /// otherwise all sit in memory at once (issue 15, item 1).
-    Stream(Box<dyn Fn(&mut dyn Write) -> anyhow::Result<()> + 'a>),
+    Stream(WriteFile<'a>),
 }
+
+/// Writes a file's bytes to the writer it is given.
+pub type WriteFile<'a> = Box<dyn Fn(&mut dyn Write) -> anyhow::Result<()> + 'a>;
 
 /// A file of a report folder: its name and how it is written.
 pub struct FolderFile<'a> {

@@ -6,6 +6,8 @@
 //! and `json`. Values have four decimals here (three in the matrix, so nine
 //! rungs fit 80 columns): the table is for reading at a glance.
 
+use std::collections::HashMap;
+
 use super::table::{aligned, bracket, common_rules};
 use super::{CaseResult, Report};
 use crate::systems::{System, HEADLINE_COLUMNS};
@@ -97,22 +99,30 @@ fn opposition(result: &CaseResult) -> Option<String> {
 /// exactly a grid of two or more pools by two or more oppositions (each
 /// pair once; a sweep of other keys too, or `--method both`, is no grid).
 fn p_success_matrix(results: &[&CaseResult]) -> Option<String> {
+    // Indexed by position so a sweep of many thousand cases stays linear
+    // (a scan per cell made a 44,100-case table quadratic).
     let mut pools: Vec<String> = Vec::new();
+    let mut pool_index: HashMap<String, usize> = HashMap::new();
     let mut against: Vec<String> = Vec::new();
-    let mut cells: Vec<(String, String, Option<f64>)> = Vec::new();
+    let mut against_index: HashMap<String, usize> = HashMap::new();
+    let mut cells: HashMap<(usize, usize), Option<f64>> = HashMap::new();
     for result in results {
         let pool = result.inputs.get("pool")?.as_str()?.to_string();
         let opposition = opposition(result)?;
-        if cells.iter().any(|(p, o, _)| *p == pool && *o == opposition) {
+        let row = *pool_index.entry(pool.clone()).or_insert_with(|| {
+            pools.push(pool);
+            pools.len() - 1
+        });
+        let column = *against_index.entry(opposition.clone()).or_insert_with(|| {
+            against.push(opposition);
+            against.len() - 1
+        });
+        if cells
+            .insert((row, column), value_of(result, "p_success"))
+            .is_some()
+        {
             return None;
         }
-        if !pools.contains(&pool) {
-            pools.push(pool.clone());
-        }
-        if !against.contains(&opposition) {
-            against.push(opposition.clone());
-        }
-        cells.push((pool, opposition, value_of(result, "p_success")));
     }
     if pools.len() < 2 || against.len() < 2 || cells.len() != pools.len() * against.len() {
         return None;
@@ -120,13 +130,10 @@ fn p_success_matrix(results: &[&CaseResult]) -> Option<String> {
     let mut rows = vec![std::iter::once("pool \\ vs".to_string())
         .chain(against.iter().cloned())
         .collect::<Vec<_>>()];
-    for pool in &pools {
+    for (row_index, pool) in pools.iter().enumerate() {
         let mut row = vec![pool.clone()];
-        for opposition in &against {
-            let cell = cells
-                .iter()
-                .find(|(p, o, _)| p == pool && o == opposition)
-                .and_then(|(_, _, v)| *v);
+        for column_index in 0..against.len() {
+            let cell = cells.get(&(row_index, column_index)).copied().flatten();
             row.push(short(cell, 3));
         }
         rows.push(row);

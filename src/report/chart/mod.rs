@@ -24,6 +24,7 @@ pub mod labels;
 mod plot_points;
 mod scene;
 mod storytelling;
+mod totals;
 
 use serde_json::Value as Json;
 
@@ -49,6 +50,7 @@ pub fn charts(report: &Report) -> Vec<Chart> {
         let mut drawn = match system {
             System::Cortex => {
                 let mut charts = cortex::charts(&results);
+                charts.extend(totals::chart(&results));
                 charts.extend(plot_points::chart(&results));
                 charts
             }

@@ -132,7 +132,9 @@ fn chart(table: usize, answers: &[&BalanceResult]) -> Chart {
         .collect();
     // A ladder's rung names ("cosmic catastrophic") need the chart's width
     // under the axis; plain rungs fit two or three panels a row.
-    let named = answers.iter().any(|a| a.ladder.iter().any(|r| r.label.is_some()));
+    let named = answers
+        .iter()
+        .any(|a| a.ladder.iter().any(|r| r.label.is_some()));
     let columns = if named { 1 } else { columns_for(panels.len()) };
     let mut chart = Chart {
         stem: stem(first.system, &format!("balance-{table}")),
@@ -153,6 +155,10 @@ fn chart(table: usize, answers: &[&BalanceResult]) -> Chart {
         width: width_for(columns),
         height: super::model::MIN_HEIGHT,
     };
-    chart.fit_height(if named { PANEL_HEIGHT + 80 } else { PANEL_HEIGHT });
+    chart.fit_height(if named {
+        PANEL_HEIGHT + 80
+    } else {
+        PANEL_HEIGHT
+    });
     chart
 }

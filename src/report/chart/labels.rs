@@ -91,7 +91,10 @@ pub fn phrase(key: &str, value: &Json) -> String {
             Some("reaction") => "ties go to the reaction".into(),
             _ => format!("ties {}", v()),
         },
-        "heroic_step" => format!("effect steps up per {} of margin", count(value, "point", "points")),
+        "heroic_step" => format!(
+            "effect steps up per {} of margin",
+            count(value, "point", "points")
+        ),
         "effect_step_down" if yes => "effect step-down".into(),
         "effect_step_down" => "no effect step-down".into(),
         "plot_points" => count(value, "plot point", "plot points"),
@@ -209,7 +212,10 @@ mod tests {
             phrase("end_at_2d12", &json!(true)),
             "scene ends when the doom pool reaches 2d12"
         );
-        assert_eq!(phrase("ties", &json!("reaction")), "ties go to the reaction");
+        assert_eq!(
+            phrase("ties", &json!("reaction")),
+            "ties go to the reaction"
+        );
         assert_eq!(phrase("rote", &json!(true)), "rote action");
     }
 
@@ -217,12 +223,18 @@ mod tests {
     fn numbers_print_without_a_needless_decimal_point() {
         assert_eq!(value_text(&json!(0.0)), "0");
         assert_eq!(value_text(&json!(0.5)), "0.5");
-        assert_eq!(phrase("gm_reduce_chance", &json!(0.0)), "the GM never shrinks the die");
+        assert_eq!(
+            phrase("gm_reduce_chance", &json!(0.0)),
+            "the GM never shrinks the die"
+        );
         assert_eq!(
             phrase("gm_reduce_chance", &json!(0.25)),
             "25% chance the GM shrinks the die"
         );
-        assert_eq!(phrase("gain_chance", &json!(0.5)), "50% chance the die grows");
+        assert_eq!(
+            phrase("gain_chance", &json!(0.5)),
+            "50% chance the die grows"
+        );
         assert_eq!(phrase("stat", &json!(1)), "stat +1");
         assert_eq!(phrase("stat", &json!(-1)), "stat -1");
         assert_eq!(phrase("keep", &json!(1)), "1 die kept for the total");

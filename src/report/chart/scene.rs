@@ -253,7 +253,7 @@ fn final_doom(results: &[&CaseResult]) -> Option<Chart> {
         let rest: f64 = rows.iter().skip(TOP_OUTCOMES).map(|(_, p)| p).sum();
         let others = rows.len().saturating_sub(TOP_OUTCOMES);
         rows.truncate(TOP_OUTCOMES);
-        rows.sort_by(|a, b| pool_order(&a.0).cmp(&pool_order(&b.0)));
+        rows.sort_by_key(|(outcome, _)| pool_order(outcome));
         if others > 0 {
             rows.push((format!("{others} other pools"), rest));
         }

@@ -264,7 +264,10 @@ fn distributions(results: &[&CaseResult]) -> Chart {
             .enumerate()
             .filter_map(|(i, (&size, r))| {
                 let values = bars_of(r.as_ref()?);
-                top_share = values.iter().flatten().fold(top_share, |m, v| m.max(v.value));
+                top_share = values
+                    .iter()
+                    .flatten()
+                    .fold(top_share, |m, v| m.max(v.value));
                 Some(BarSeries {
                     name: size_name(size),
                     colour: palette(i),

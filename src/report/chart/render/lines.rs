@@ -156,10 +156,7 @@ where
     }
     canvas.text(
         &lines.x_label,
-        (
-            (left + right) / 2,
-            bottom + 8 + label_height + 10,
-        ),
+        ((left + right) / 2, bottom + 8 + label_height + 10),
         DESC,
         false,
         INK,

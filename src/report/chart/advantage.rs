@@ -1,7 +1,7 @@
 //! Advantage-die charts (issue 6): miss / weak / strong shares as stacked
 //! bars per die size beside the no-die baseline, one panel per policy (and
-//! whatever else varies), and `miss_to_strong_per_encounter` against the
-//! die size. Metric names are SPEC 4's. When the cases hold more than one
+//! whatever else varies), and `miss_to_strong_per_encounter` per die size
+//! as grouped bars (die sizes are categories, not points on a line). Metric names are SPEC 4's. When the cases hold more than one
 //! of SPEC 12's setups (one die, two dice, a party with or without
 //! `share`), a third chart sets the die sizes side by side per setup: the
 //! strong hits each player gains per encounter over the no-die baseline,
@@ -14,8 +14,8 @@
 //! a `policy = "never"` case.
 
 use super::model::{
-    bar_legend, line_legend, palette, Axis, BarSeries, Bars, Chart, LineSeries, Lines, Panel, Plot,
-    Point, Value, MIN_HEIGHT, MIN_WIDTH, PALETTE,
+    bar_legend, palette, Axis, BarSeries, Bars, Chart, Panel, Plot, Value, MIN_HEIGHT, MIN_WIDTH,
+    PALETTE,
 };
 use super::{
     fit, fixed_rules_note, input, input_int, label_of, method_note, metric_value, partial_keys,
@@ -281,55 +281,73 @@ fn tiers(results: &[&CaseResult]) -> Chart {
     chart
 }
 
+/// Misses turned into strong hits per encounter: the die sizes are
+/// categories, so grouped bars (a bar per group of cases in each die's
+/// place), with a note for a die that never does it.
 fn miss_to_strong(results: &[&CaseResult]) -> Option<Chart> {
     let (groups, slice_note) = groups(results);
     let mut all_faces: Vec<i64> = results.iter().filter_map(|r| faces(r)).collect();
     all_faces.sort_unstable();
     all_faces.dedup();
-    let series: Vec<LineSeries> = groups
+    let series: Vec<BarSeries> = groups
         .iter()
         .enumerate()
-        .map(|(i, (label, cases))| LineSeries {
+        .map(|(i, (label, cases))| BarSeries {
             name: if label.is_empty() {
                 "all cases".into()
             } else {
                 label.clone()
             },
             colour: palette(i),
-            marker: i,
-            points: cases
+            values: all_faces
                 .iter()
-                .filter_map(|r| {
-                    Some(Point {
-                        x: faces(r)? as f64,
-                        y: metric_value(r, "miss_to_strong_per_encounter")?,
-                    })
+                .map(|&f| {
+                    let r = cases.iter().find(|r| faces(r) == Some(f))?;
+                    metric_value(r, "miss_to_strong_per_encounter")
                 })
                 .collect(),
         })
         .collect();
-    if series.iter().all(|s| s.points.is_empty()) {
+    if series.iter().all(|s| s.values.iter().all(Option::is_none)) {
         return None;
     }
+    // A die whose every bar is zero cannot do it under these rules: say so,
+    // rather than leave the reader to look for invisible bars.
+    let never: Vec<String> = all_faces
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| {
+            let drawn: Vec<Value> = series.iter().filter_map(|s| s.values[*i]).collect();
+            !drawn.is_empty() && drawn.iter().all(|v| v.value == 0.0)
+        })
+        .map(|(_, f)| format!("d{f}"))
+        .collect();
+    let legend = bar_legend(&series);
     let mut chart = Chart::single(
         &stem(System::Advantage, "miss-to-strong"),
         "Misses the advantage die turns into strong hits",
-        Plot::Lines(Lines {
-            series: series.clone(),
-            x_label: "Advantage die".into(),
-            x_ticks: all_faces
-                .iter()
-                .map(|f| (*f as f64, format!("d{f}")))
-                .collect(),
+        Plot::Bars(Bars {
+            horizontal: false,
+            stacked: false,
+            categories: all_faces.iter().map(|f| format!("d{f}")).collect(),
+            category_label: "Advantage die".into(),
+            series,
             axis: Axis::number("Misses turned strong, per encounter", 2),
-            step: false,
+            value_labels: false,
         }),
     );
-    chart.legend = line_legend(&series);
+    chart.legend = legend;
     chart.notes.extend(rules_note(results));
     chart.notes.extend(followers_note(results));
     chart.notes.extend(slice_note);
+    if !never.is_empty() {
+        chart.notes.push(format!(
+            "No bar for {}: under these rules it never turns a miss into a strong hit (0 in every case).",
+            never.join(", ")
+        ));
+    }
     chart.notes.push(method_note(results, true));
+    chart.fit_height(520);
     Some(chart)
 }
 

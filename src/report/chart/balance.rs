@@ -1,21 +1,22 @@
-//! Balance charts (SPEC 11): for each general `[[balance]]`, the metric on
-//! every rung of the ladder, the target as a flat line and the chosen rung
-//! marked; one panel per set of fixed keys. SPEC 6's hero-pool balances
-//! have their table and `balance.csv` only.
+//! Balance charts (SPEC 6 and SPEC 11): for each `[[balance]]`, the metric
+//! on every rung of the ladder, the target as a flat line and the chosen
+//! rung marked; one panel per set of fixed keys (SPEC 6's doom-pool
+//! balances: one per hero pool, the rungs named from the rules text's
+//! difficulty table).
 
 use super::model::{
     line_legend, palette, Axis, Chart, LineSeries, Lines, Panel, Plot, Point, Value,
 };
-use super::{columns_for, input_text, pairs, stem, width_for};
+use super::{columns_for, labels, stem, width_for};
 use crate::balance::{BalanceResult, Form};
 
 /// Height of one row of panels.
 const PANEL_HEIGHT: u32 = 420;
 
-/// A chart per general balance table, in report order.
+/// A chart per balance table, in report order.
 pub fn charts(balances: &[BalanceResult]) -> Vec<Chart> {
     let mut tables: Vec<usize> = Vec::new();
-    for b in balances.iter().filter(|b| b.form == Form::General) {
+    for b in balances {
         if !tables.contains(&b.table) {
             tables.push(b.table);
         }
@@ -23,13 +24,20 @@ pub fn charts(balances: &[BalanceResult]) -> Vec<Chart> {
     tables
         .into_iter()
         .map(|table| {
-            let answers: Vec<&BalanceResult> = balances
-                .iter()
-                .filter(|b| b.form == Form::General && b.table == table)
-                .collect();
+            let answers: Vec<&BalanceResult> =
+                balances.iter().filter(|b| b.table == table).collect();
             chart(table, &answers)
         })
         .collect()
+}
+
+/// What the ladder's key is, in words: SPEC 6's ladder is the opposing
+/// (doom) pool.
+fn key_name(answer: &BalanceResult) -> String {
+    match answer.form {
+        Form::Pools => "doom pool".into(),
+        Form::General => answer.key.clone(),
+    }
 }
 
 /// The three series of one answer: the metric, the target, the chosen rung.
@@ -59,7 +67,7 @@ fn series(answer: &BalanceResult) -> Vec<LineSeries> {
             points: metric,
         },
         LineSeries {
-            name: format!("target {}", answer.target),
+            name: format!("target {}", target_text(answer)),
             colour: palette(1),
             marker: 5,
             points: target,
@@ -73,6 +81,15 @@ fn series(answer: &BalanceResult) -> Vec<LineSeries> {
     ]
 }
 
+/// The target as the chart prints it: a chance as a percentage.
+fn target_text(answer: &BalanceResult) -> String {
+    if answer.metric.starts_with("p_") {
+        labels::chance(&answer.target.into())
+    } else {
+        labels::number(answer.target)
+    }
+}
+
 fn chart(table: usize, answers: &[&BalanceResult]) -> Chart {
     let first = answers[0];
     let probability = first.metric.starts_with("p_");
@@ -82,14 +99,14 @@ fn chart(table: usize, answers: &[&BalanceResult]) -> Chart {
             let fixed: Vec<String> = answer
                 .inputs
                 .iter()
-                .flat_map(|(k, v)| pairs(k, v))
+                .map(|(k, v)| labels::phrase(k, v))
                 .collect();
             let ticks = answer
                 .ladder
                 .iter()
                 .enumerate()
                 .map(|(i, rung)| {
-                    let text = input_text(&rung.value);
+                    let text = labels::value_text(&rung.value);
                     let text = match rung.label {
                         Some(label) => format!("{text} ({label})"),
                         None => text,
@@ -102,7 +119,7 @@ fn chart(table: usize, answers: &[&BalanceResult]) -> Chart {
                 plot: Plot::Lines(Lines {
                     step: false,
                     series: series(answer),
-                    x_label: format!("{} (the ladder, in order)", answer.key),
+                    x_label: format!("{} (the ladder, in order)", key_name(answer)),
                     x_ticks: ticks,
                     axis: if probability {
                         Axis::percent(format!("{}, %", answer.metric))
@@ -113,16 +130,24 @@ fn chart(table: usize, answers: &[&BalanceResult]) -> Chart {
             }
         })
         .collect();
-    let columns = columns_for(panels.len());
+    // A ladder's rung names ("cosmic catastrophic") need the chart's width
+    // under the axis; plain rungs fit two or three panels a row.
+    let named = answers
+        .iter()
+        .any(|a| a.ladder.iter().any(|r| r.label.is_some()));
+    let columns = if named { 1 } else { columns_for(panels.len()) };
     let mut chart = Chart {
         stem: stem(first.system, &format!("balance-{table}")),
         title: format!(
             "Balance: which {} brings {} closest to {}",
-            first.key, first.metric, first.target
+            key_name(first),
+            first.metric,
+            target_text(first)
         ),
         notes: vec![format!(
-            "{}: each rung of `{}` evaluated like a case; the marked rung is closest to the target (a rung where the metric is undefined never wins).",
-            first.system, first.key
+            "{}: each rung of the {} evaluated like a case; the marked rung is closest to the target (a rung where the metric is undefined never wins).",
+            first.system,
+            key_name(first)
         )],
         legend: line_legend(&series(first)),
         panels,
@@ -130,6 +155,10 @@ fn chart(table: usize, answers: &[&BalanceResult]) -> Chart {
         width: width_for(columns),
         height: super::model::MIN_HEIGHT,
     };
-    chart.fit_height(PANEL_HEIGHT);
+    chart.fit_height(if named {
+        PANEL_HEIGHT + 80
+    } else {
+        PANEL_HEIGHT
+    });
     chart
 }

@@ -4,12 +4,15 @@
 //! and hitch and botch frequencies per pool. Metric names are SPEC 2's.
 
 use super::model::{
-    bar_legend, sequential, Axis, BarSeries, Bars, Chart, Heatmap, Panel, Plot, Value, GREY,
-    MIN_HEIGHT, MIN_WIDTH, PALETTE,
+    bar_legend, retain_occurring, sequential, Axis, BarSeries, Bars, Chart, Heatmap, Panel, Plot,
+    Value, GREY, MIN_HEIGHT, MIN_WIDTH, PALETTE,
 };
 use super::{
-    fixed_rules_note, input, label_of, method_note, metric, metric_value, share, stem, varying_keys,
+    fixed_rules_note, input, label_of, labels, method_note, metric, metric_value, share, stem,
+    varying_keys,
 };
+use crate::balance;
+use crate::dice::Pool;
 use crate::report::CaseResult;
 use crate::systems::System;
 
@@ -35,11 +38,19 @@ pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
     out
 }
 
-/// The opposition of a case as a column label: the reacting pool, or the
+/// The opposition of a case as a column label: the reacting pool with its
+/// name on the rules text's difficulty table when it has one ("2d8
+/// (heroic)", the Cortex Plus rules text, "Уровни Сложности"), or the
 /// fixed difficulty.
 fn opposition(r: &CaseResult) -> Option<String> {
     if let Some(vs) = input(r, "vs") {
-        Some(vs)
+        let rung = Pool::parse_cortex(&vs)
+            .ok()
+            .and_then(|pool| balance::label_of(&pool));
+        Some(match rung {
+            Some(name) => format!("{vs} ({name})"),
+            None => vs,
+        })
     } else {
         input(r, "difficulty").map(|d| format!("difficulty {d}"))
     }
@@ -179,72 +190,94 @@ fn win_effect(results: &[&CaseResult]) -> Option<Chart> {
     let mut names = vec!["fail".to_string()];
     names.extend(SIZES.iter().map(|s| s.to_string()));
     names.push("beyond d12".into());
-    let mut series = effect_series(&names);
-    for s in &mut series {
+    let mut template = effect_series(&names);
+    for s in &mut template {
         s.name = match s.name.as_str() {
             "fail" => "action fails".into(),
             "beyond d12" => "beyond d12 (heroic)".into(),
             other => format!("succeeds, {other}"),
         };
     }
-    let mut categories = Vec::new();
+    // One panel per hero pool (in the scenario's order), a bar per case:
+    // the bars of a pool sit together, named by what else varies.
+    let others = varying_keys(&opposed, &["pool"]);
+    let mut pools: Vec<String> = Vec::new();
     for r in &opposed {
-        categories.push(r.case.clone());
-        let p_success = metric(r, "p_success").unwrap_or(0.0);
-        let fail_ci = metric_value(r, "p_success")
-            .and_then(|v| v.ci)
-            .map(|(lo, hi)| (1.0 - hi, 1.0 - lo));
-        let mut parts = vec![(1.0 - p_success, fail_ci)];
-        for size in SIZES {
-            parts.push((
-                metric(r, &format!("win_effect_{size}")).unwrap_or(0.0),
-                None,
-            ));
-        }
-        parts.push((metric(r, "win_effect_beyond").unwrap_or(0.0), None));
-        for (s, v) in series.iter_mut().zip(stacked_segments(r, &parts)) {
-            s.values.push(v);
+        let pool = input(r, "pool").unwrap_or_default();
+        if !pools.contains(&pool) {
+            pools.push(pool);
         }
     }
-    let n = categories.len() as u32;
-    let mut chart = stacked_shares(
-        &stem(System::Cortex, "effect-die"),
-        "Failure, or the effect die on a success",
-        categories,
-        series,
-    );
+    let mut panels = Vec::new();
+    let mut most_bars = 0;
+    let mut longest = 0;
+    for pool in &pools {
+        let mut series = template.clone();
+        let mut categories = Vec::new();
+        for r in opposed
+            .iter()
+            .filter(|r| input(r, "pool").unwrap_or_default() == *pool)
+        {
+            let label = match label_of(r, &others) {
+                l if l.is_empty() => r.case.clone(),
+                l => l,
+            };
+            longest = longest.max(label.chars().count());
+            categories.push(label);
+            let p_success = metric(r, "p_success").unwrap_or(0.0);
+            let fail_ci = metric_value(r, "p_success")
+                .and_then(|v| v.ci)
+                .map(|(lo, hi)| (1.0 - hi, 1.0 - lo));
+            let mut parts = vec![(1.0 - p_success, fail_ci)];
+            for size in SIZES {
+                parts.push((
+                    metric(r, &format!("win_effect_{size}")).unwrap_or(0.0),
+                    None,
+                ));
+            }
+            parts.push((metric(r, "win_effect_beyond").unwrap_or(0.0), None));
+            for (s, v) in series.iter_mut().zip(stacked_segments(r, &parts)) {
+                s.values.push(v);
+            }
+        }
+        most_bars = most_bars.max(categories.len());
+        panels.push(Panel {
+            caption: (pools.len() > 1).then(|| labels::phrase("pool", &pool.as_str().into())),
+            plot: Plot::Bars(shares_bars(categories, series)),
+        });
+    }
+    let legend = retain_occurring(&mut panels);
+    let mut chart = Chart {
+        stem: stem(System::Cortex, "effect-die"),
+        title: "Failure, or the effect die on a success".into(),
+        notes: Vec::new(),
+        legend,
+        panels,
+        columns: 1,
+        // Room for the longest bar label beside a readable plot.
+        width: MIN_WIDTH.max(760 + 11 * longest as u32),
+        height: MIN_HEIGHT,
+    };
     chart
         .notes
         .extend(fixed_rules_note(&opposed, &["pool", "vs", "difficulty"]));
     chart.notes.push(method_note(&opposed, true));
-    chart.fit_height(70 + 46 * n);
+    chart.fit_height(110 + 46 * most_bars as u32);
     Some(chart)
 }
 
-/// A horizontal stacked chart of shares of rolls, one bar per case, with
-/// its legend: the shape of both effect-die charts.
-fn stacked_shares(
-    stem: &str,
-    title: &str,
-    categories: Vec<String>,
-    series: Vec<BarSeries>,
-) -> Chart {
-    let legend = bar_legend(&series);
-    let mut chart = Chart::single(
-        stem,
-        title,
-        Plot::Bars(Bars {
-            horizontal: true,
-            stacked: true,
-            categories,
-            category_label: "Case".into(),
-            series,
-            axis: Axis::percent("Share of rolls, %"),
-            value_labels: true,
-        }),
-    );
-    chart.legend = legend;
-    chart
+/// Horizontal stacked shares of rolls, one bar per case: the shape of both
+/// effect-die charts.
+fn shares_bars(categories: Vec<String>, series: Vec<BarSeries>) -> Bars {
+    Bars {
+        horizontal: true,
+        stacked: true,
+        categories,
+        category_label: "Case".into(),
+        series,
+        axis: Axis::percent("Share of rolls, %"),
+        value_labels: true,
+    }
 }
 
 fn pool_effect(results: &[&CaseResult]) -> Option<Chart> {
@@ -272,12 +305,12 @@ fn pool_effect(results: &[&CaseResult]) -> Option<Chart> {
         }
     }
     let n = categories.len() as u32;
-    let mut chart = stacked_shares(
+    let mut chart = Chart::single(
         &stem(System::Cortex, "pool-effect"),
         "Effect die left after the total dice are chosen",
-        categories,
-        series,
+        Plot::Bars(shares_bars(categories, series)),
     );
+    chart.legend = retain_occurring(&mut chart.panels);
     chart
         .notes
         .push("d4 also counts rolls with no live die left for the effect (SPEC 2).".into());

@@ -20,9 +20,11 @@ mod advantage;
 mod balance;
 mod conflict;
 mod cortex;
+pub mod labels;
 mod plot_points;
 mod scene;
 mod storytelling;
+mod totals;
 
 use serde_json::Value as Json;
 
@@ -48,6 +50,7 @@ pub fn charts(report: &Report) -> Vec<Chart> {
         let mut drawn = match system {
             System::Cortex => {
                 let mut charts = cortex::charts(&results);
+                charts.extend(totals::chart(&results));
                 charts.extend(plot_points::chart(&results));
                 charts
             }
@@ -262,10 +265,11 @@ pub fn pairs(key: &str, value: &Json) -> Vec<String> {
     }
 }
 
-/// `key=value` for the given keys of a result, joined by ", ".
+/// The phrases ([`labels::phrase`]) of the given keys of a result, joined
+/// by ", ": "doom pool starts at 2d8, 6 actions".
 pub fn label_of(r: &CaseResult, keys: &[String]) -> String {
     keys.iter()
-        .filter_map(|k| r.inputs.get(k).map(|v| pairs(k, v).join(", ")))
+        .filter_map(|k| r.inputs.get(k).map(|v| labels::phrase(k, v)))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -296,8 +300,8 @@ pub struct Slice<'a> {
 
 impl Slice<'_> {
     /// The note naming the slice shown, if anything was held:
-    /// "Shown: stat=0 (of -1, 0, 1, 2), rolls=6 (of 3, 6, 10); summary.csv
-    /// has every case."
+    /// "Shown: stat 0 (of -1, 0, 1, 2), 6 rolls an encounter (of 3, 6,
+    /// 10); summary.csv has every case."
     pub fn note(&self) -> Option<String> {
         if self.held.is_empty() {
             return None;
@@ -306,8 +310,8 @@ impl Slice<'_> {
             .held
             .iter()
             .map(|(k, v, all)| {
-                let all: Vec<String> = all.iter().map(input_text).collect();
-                format!("{k}={} (of {})", input_text(v), all.join(", "))
+                let all: Vec<String> = all.iter().map(labels::value_text).collect();
+                format!("{} (of {})", labels::phrase(k, v), all.join(", "))
             })
             .collect();
         Some(format!(
@@ -434,7 +438,8 @@ pub fn priority(cases: &[&CaseResult], key: &str) -> u8 {
 }
 
 /// The note line of rules held fixed across the results (inputs with one
-/// value wherever they apply, other than `skip`): "Rules: keep=2, ...".
+/// value wherever they apply, other than `skip`), in words: "Rules: 2 dice
+/// kept for the total, ties go to the reaction, ...".
 pub fn fixed_rules_note(results: &[&CaseResult], skip: &[&str]) -> Option<String> {
     let mut fixed: Vec<String> = Vec::new();
     let mut seen: Vec<&String> = Vec::new();
@@ -445,7 +450,7 @@ pub fn fixed_rules_note(results: &[&CaseResult], skip: &[&str]) -> Option<String
             }
             seen.push(k);
             if is_fixed(results, k) {
-                fixed.extend(pairs(k, v));
+                fixed.push(labels::phrase(k, v));
             }
         }
     }

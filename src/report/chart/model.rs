@@ -266,6 +266,38 @@ pub fn bar_legend(series: &[BarSeries]) -> Vec<LegendItem> {
         .collect()
 }
 
+/// Keeps, in every bar panel, only the series that have a bar above zero
+/// in some panel (a legend lists only what can occur: a pool without a d12
+/// never shows a d12 effect die), and returns the legend of those series
+/// in their order.
+pub fn retain_occurring(panels: &mut [Panel]) -> Vec<LegendItem> {
+    let mut occurring: Vec<String> = Vec::new();
+    let mut order: Vec<BarSeries> = Vec::new();
+    for panel in panels.iter() {
+        if let Plot::Bars(bars) = &panel.plot {
+            for s in &bars.series {
+                if !order.iter().any(|o| o.name == s.name) {
+                    order.push(BarSeries {
+                        values: Vec::new(),
+                        ..s.clone()
+                    });
+                }
+                let shows = s.values.iter().flatten().any(|v| v.value > 0.0);
+                if shows && !occurring.contains(&s.name) {
+                    occurring.push(s.name.clone());
+                }
+            }
+        }
+    }
+    for panel in panels.iter_mut() {
+        if let Plot::Bars(bars) = &mut panel.plot {
+            bars.series.retain(|s| occurring.contains(&s.name));
+        }
+    }
+    order.retain(|s| occurring.contains(&s.name));
+    bar_legend(&order)
+}
+
 /// A legend for line series.
 pub fn line_legend(series: &[LineSeries]) -> Vec<LegendItem> {
     series

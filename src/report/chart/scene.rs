@@ -11,6 +11,7 @@ use super::{
     columns_for, distribution, fit, fixed_rules_note, label_of, method_note, metric_value,
     priority, share, stem, varying_keys, width_for,
 };
+use crate::dice::Pool;
 use crate::report::CaseResult;
 use crate::systems::System;
 
@@ -208,6 +209,17 @@ fn by_action(results: &[&CaseResult]) -> Option<Chart> {
     Some(chart)
 }
 
+/// Where a final doom pool comes on the chart: smaller pools first, by
+/// their largest die, then its count, then the next die (d6 < 2d6 < d8 <
+/// d8 d6 < 2d8: `Pool`'s own order, its dice largest first); "ended" and
+/// anything else that is not a pool after every pool.
+pub(super) fn pool_order(outcome: &str) -> (bool, Option<Pool>) {
+    match Pool::parse_cortex(outcome) {
+        Ok(pool) => (false, Some(pool)),
+        Err(_) => (true, None),
+    }
+}
+
 fn final_doom(results: &[&CaseResult]) -> Option<Chart> {
     let cases: Vec<&CaseResult> = results
         .iter()
@@ -235,11 +247,13 @@ fn final_doom(results: &[&CaseResult]) -> Option<Chart> {
             .into_iter()
             .map(|(o, p)| (o.to_string(), p))
             .collect();
-        // Most likely first; the sort is stable, so ties keep table order.
+        // The likeliest pools are kept (the sort is stable, so ties keep
+        // table order), then shown in pool order.
         rows.sort_by(|a, b| b.1.total_cmp(&a.1));
         let rest: f64 = rows.iter().skip(TOP_OUTCOMES).map(|(_, p)| p).sum();
         let others = rows.len().saturating_sub(TOP_OUTCOMES);
         rows.truncate(TOP_OUTCOMES);
+        rows.sort_by_key(|(outcome, _)| pool_order(outcome));
         if others > 0 {
             rows.push((format!("{others} other pools"), rest));
         }

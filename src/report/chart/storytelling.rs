@@ -5,11 +5,12 @@
 //! a pool of 0 or less is the chance die.
 
 use super::model::{
-    bar_legend, line_legend, palette, Axis, BarSeries, Bars, Chart, LineSeries, Lines, Panel, Plot,
-    Point, MIN_HEIGHT, MIN_WIDTH,
+    self, line_legend, palette, Axis, BarSeries, Bars, Chart, LegendItem, LineSeries, Lines, Panel,
+    Plot, Point, MIN_HEIGHT, MIN_WIDTH,
 };
 use super::{
-    distribution, fixed_rules_note, input_int, input_text, method_note, share, stem, varying_keys,
+    columns_for, distribution, fixed_rules_note, input_int, labels, method_note, share, stem,
+    varying_keys, width_for,
 };
 use crate::report::CaseResult;
 use crate::systems::System;
@@ -58,7 +59,8 @@ fn pool_size(r: &CaseResult) -> i64 {
     pool.max(0)
 }
 
-/// "10-again", "9-again + rote", "no again, target=7".
+/// "10-again", "9-again + rote", "no again, a die succeeds on 7+" (other
+/// keys in the words of `labels::phrase`).
 fn variant_label(r: &CaseResult, keys: &[String]) -> String {
     let again = match input_int(r, "again") {
         Some(0) => "no again".to_string(),
@@ -76,7 +78,7 @@ fn variant_label(r: &CaseResult, keys: &[String]) -> String {
             continue;
         }
         if let Some(v) = r.inputs.get(k) {
-            label.push_str(&format!(", {k}={}", input_text(v)));
+            label.push_str(&format!(", {}", labels::phrase(k, v)));
         }
     }
     label
@@ -177,32 +179,58 @@ fn at_least(results: &[&CaseResult]) -> Chart {
     chart
 }
 
-/// Up to six pools: all when there are that few, else five evenly spread
-/// sizes of the first variant.
-fn chosen_pools<'a>(results: &[&'a CaseResult]) -> Vec<&'a CaseResult> {
-    if results.len() <= 6 {
-        return results.to_vec();
+/// Most panels (variants) the success-count chart draws; past it, a note
+/// says how many were left out.
+const MAX_VARIANT_PANELS: usize = 9;
+
+/// The pool sizes the success-count chart shows: every size when there are
+/// at most five, else five evenly spread sizes (the smallest, the largest
+/// and three between).
+fn chosen_sizes(results: &[&CaseResult]) -> Vec<i64> {
+    let mut sizes: Vec<i64> = results.iter().map(|r| pool_size(r)).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    if sizes.len() <= 5 {
+        return sizes;
     }
-    let groups = variants(results);
-    let mut first: Vec<&CaseResult> = groups
-        .into_iter()
-        .next()
-        .map(|(_, cases)| cases)
-        .unwrap_or_default();
-    first.sort_by_key(|r| pool_size(r));
-    first.dedup_by_key(|r| pool_size(r));
-    if first.len() <= 5 {
-        return first;
-    }
-    let last = first.len() - 1;
+    let last = sizes.len() - 1;
     let mut picks: Vec<usize> = (0..5).map(|i| (i * last + 2) / 4).collect();
     picks.dedup();
-    picks.into_iter().map(|i| first[i]).collect()
+    picks.into_iter().map(|i| sizes[i]).collect()
 }
 
+/// "chance die", "1 die", "5 dice".
+fn size_name(size: i64) -> String {
+    match size {
+        0 => "chance die".to_string(),
+        1 => "1 die".to_string(),
+        n => format!("{n} dice"),
+    }
+}
+
+/// The success-count distribution of a few pool sizes, one panel per
+/// variant (every `again`/rote variant is shown, issue 12), the sizes
+/// coloured alike in every panel.
 fn distributions(results: &[&CaseResult]) -> Chart {
-    let chosen = chosen_pools(results);
-    let dists: Vec<Vec<(i64, f64)>> = chosen.iter().map(|r| successes(r)).collect();
+    let groups = variants(results);
+    let shown = groups.len().min(MAX_VARIANT_PANELS);
+    let sizes = chosen_sizes(results);
+    // Per variant, the first case of each chosen size.
+    let picked: Vec<(&String, Vec<Option<&CaseResult>>)> = groups[..shown]
+        .iter()
+        .map(|(label, cases)| {
+            let per_size = sizes
+                .iter()
+                .map(|&size| cases.iter().copied().find(|r| pool_size(r) == size))
+                .collect();
+            (label, per_size)
+        })
+        .collect();
+    let drawn: Vec<&CaseResult> = picked
+        .iter()
+        .flat_map(|(_, cases)| cases.iter().flatten().copied())
+        .collect();
+    let dists: Vec<Vec<(i64, f64)>> = drawn.iter().map(|r| successes(r)).collect();
     // Show counts up to where every pool's tail is below half a percent;
     // the last bar gathers the rest ("6+").
     let mut top = 2;
@@ -214,62 +242,90 @@ fn distributions(results: &[&CaseResult]) -> Chart {
     if tail {
         categories.push(format!("{top}+"));
     }
-    // Name each pool by its size, adding the variant when they differ.
-    let variant_keys = varying_keys(&chosen, &NOT_VARIANT);
-    let name = |r: &CaseResult| {
-        let size = match pool_size(r) {
-            0 => "chance die".to_string(),
-            1 => "1 die".to_string(),
-            n => format!("{n} dice"),
-        };
-        if variant_keys.is_empty() {
-            size
-        } else {
-            format!("{size}, {}", variant_label(r, &variant_keys))
+    let bars_of = |r: &CaseResult| -> Vec<Option<model::Value>> {
+        let d = successes(r);
+        let mut values: Vec<_> = (0..top)
+            .map(|k| {
+                let p = d.iter().filter(|(o, _)| *o == k).map(|(_, p)| p).sum();
+                Some(share(r, p))
+            })
+            .collect();
+        if tail {
+            values.push(Some(share(r, at_least_k(&d, top))));
         }
+        values
     };
-    let series: Vec<BarSeries> = chosen
-        .iter()
-        .zip(&dists)
-        .enumerate()
-        .map(|(i, (r, d))| {
-            let mut values: Vec<_> = (0..top)
-                .map(|k| {
-                    let p = d.iter().filter(|(o, _)| *o == k).map(|(_, p)| p).sum();
-                    Some(share(r, p))
+    let mut panels = Vec::new();
+    let mut top_share: f64 = 0.0;
+    for (label, per_size) in &picked {
+        let series: Vec<BarSeries> = sizes
+            .iter()
+            .zip(per_size)
+            .enumerate()
+            .filter_map(|(i, (&size, r))| {
+                let values = bars_of(r.as_ref()?);
+                top_share = values
+                    .iter()
+                    .flatten()
+                    .fold(top_share, |m, v| m.max(v.value));
+                Some(BarSeries {
+                    name: size_name(size),
+                    colour: palette(i),
+                    values,
                 })
-                .collect();
-            if tail {
-                values.push(Some(share(r, at_least_k(d, top))));
-            }
-            BarSeries {
-                name: name(r),
-                colour: palette(i),
-                values,
-            }
+            })
+            .collect();
+        panels.push(Panel {
+            caption: (groups.len() > 1).then(|| (*label).clone()),
+            plot: Plot::Bars(Bars {
+                horizontal: false,
+                stacked: false,
+                categories: categories.clone(),
+                category_label: "Successes rolled".into(),
+                series,
+                axis: Axis {
+                    max: None,
+                    ..Axis::percent("Share of rolls, %")
+                },
+                value_labels: false,
+            }),
+        });
+    }
+    // One scale for every panel, so the variants compare at a glance.
+    for panel in &mut panels {
+        if let Plot::Bars(b) = &mut panel.plot {
+            b.axis.max = Some(((top_share * 1.02 * 10.0).ceil() / 10.0).min(1.0));
+        }
+    }
+    let legend: Vec<LegendItem> = sizes
+        .iter()
+        .enumerate()
+        .map(|(i, &size)| LegendItem {
+            name: size_name(size),
+            colour: palette(i),
+            line: false,
+            marker: 0,
         })
         .collect();
-    let mut chart = Chart::single(
-        &stem(System::Storytelling, "successes"),
-        "How many successes a roll scores",
-        Plot::Bars(Bars {
-            horizontal: false,
-            stacked: false,
-            categories,
-            category_label: "Successes rolled".into(),
-            series: series.clone(),
-            axis: Axis {
-                max: None,
-                ..Axis::percent("Share of rolls, %")
-            },
-            value_labels: false,
-        }),
-    );
-    chart.legend = bar_legend(&series);
-    chart.notes.extend(fixed_rules_note(
-        &chosen,
-        &["dice", "modifier", "need", "exceptional"],
-    ));
-    chart.notes.push(method_note(&chosen, true));
+    let columns = columns_for(panels.len());
+    let mut chart = Chart {
+        stem: stem(System::Storytelling, "successes"),
+        title: "How many successes a roll scores".into(),
+        notes: Vec::new(),
+        legend,
+        panels,
+        columns,
+        width: width_for(columns),
+        height: MIN_HEIGHT,
+    };
+    chart.notes.extend(fixed_rules_note(&drawn, &NOT_VARIANT));
+    if groups.len() > shown {
+        chart.notes.push(format!(
+            "The first {shown} of {} variants are drawn; summary.csv has every case.",
+            groups.len()
+        ));
+    }
+    chart.notes.push(method_note(&drawn, true));
+    chart.fit_height(if columns == 1 { 600 } else { 420 });
     chart
 }

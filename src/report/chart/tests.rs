@@ -102,7 +102,17 @@ fn cortex_heatmap_holds_each_exact_p_success() {
     };
     // Rows and columns in report order ([[case]]s come before [[sweep]]s).
     assert_eq!(h.rows, ["d10 d8 d6", "d8 2d6", "d12 d10 d8 d6"]);
-    assert_eq!(h.columns, ["difficulty 11", "2d6", "2d8", "3d8", "2d10"]);
+    // Pools on the rules text's difficulty table carry its rung name.
+    assert_eq!(
+        h.columns,
+        [
+            "difficulty 11",
+            "2d6 (standard)",
+            "2d8 (heroic)",
+            "3d8 (global heroic)",
+            "2d10 (catastrophic)"
+        ]
+    );
     for r in &report.results {
         let Some(vs) = input(r, "vs") else { continue };
         let row = h
@@ -110,13 +120,17 @@ fn cortex_heatmap_holds_each_exact_p_success() {
             .iter()
             .position(|x| Some(x) == input(r, "pool").as_ref())
             .unwrap();
-        let col = h.columns.iter().position(|x| *x == vs).unwrap();
+        let col = h
+            .columns
+            .iter()
+            .position(|x| x.split(' ').next() == Some(vs.as_str()))
+            .unwrap();
         assert_eq!(h.cells[row][col], metric(r, "p_success"));
     }
     // Only d10 d8 d6 was rolled against difficulty 11.
     assert!(h.cells[0][0].is_some() && h.cells[1][0].is_none());
     assert!(
-        chart.notes[0].starts_with("Rules: keep=2"),
+        chart.notes[0].starts_with("Rules: 2 dice kept for the total"),
         "{:?}",
         chart.notes
     );
@@ -245,7 +259,7 @@ fn advantage_setups_show_the_strong_hits_each_die_adds_per_player() {
     assert!(chart
         .notes
         .iter()
-        .any(|n| n == "Per die: d4 threshold=3, d8 threshold=7."));
+        .any(|n| n == "Per die: d4 spend once the die shows 3+, d8 spend once the die shows 7+."));
     let tiers = find(&charts, "advantage-tiers");
     assert!(tiers
         .panels
@@ -261,7 +275,10 @@ fn advantage_panels_per_policy_with_the_no_die_baseline() {
     // One panel per policy that spends the counter; policy "never" (no
     // die) is the baseline bar of every panel, not a panel of its own.
     assert_eq!(chart.panels.len(), 3);
-    assert_eq!(chart.panels[0].caption.as_deref(), Some("policy=greedy"));
+    assert_eq!(
+        chart.panels[0].caption.as_deref(),
+        Some("spend whenever it helps")
+    );
     let Plot::Bars(bars) = &chart.panels[0].plot else {
         panic!("not bars")
     };
@@ -269,13 +286,21 @@ fn advantage_panels_per_policy_with_the_no_die_baseline() {
     let base_strong = bars.series[2].values[0].unwrap();
     assert!((base_strong.value - 6.0 / 36.0).abs() < 1e-12 && base_strong.ci.is_none());
     assert!(bars.series[0].values[1].unwrap().ci.is_some());
-    let line = find(&charts, "advantage-miss-to-strong");
-    let Plot::Lines(lines) = &line.panels[0].plot else {
-        panic!("not lines")
+    // Die sizes are categories: grouped bars, a bar per policy.
+    let chart = find(&charts, "advantage-miss-to-strong");
+    let Plot::Bars(bars) = &chart.panels[0].plot else {
+        panic!("not bars")
     };
-    assert_eq!(lines.series.len(), 3);
-    let ticks: Vec<_> = lines.x_ticks.iter().map(|t| t.1.as_str()).collect();
-    assert_eq!(ticks, ["d4", "d6", "d8"]);
+    assert_eq!(bars.series.len(), 3);
+    assert_eq!(bars.categories, ["d4", "d6", "d8"]);
+    // A d4 replacing the lower die never lifts a miss (6 or less) to a
+    // strong hit (10 or more): a note says so where its bars would be.
+    let d4_zero = bars
+        .series
+        .iter()
+        .all(|s| s.values[0].unwrap().value == 0.0);
+    let noted = chart.notes.iter().any(|n| n.starts_with("No bar for d4"));
+    assert_eq!(d4_zero, noted, "{:?}", chart.notes);
 }
 
 #[test]
@@ -287,9 +312,9 @@ fn scene_lines_per_doom_pool_and_final_doom_panels() {
     assert_eq!(
         names,
         [
-            "doom=2d6, end_at_2d12=false",
-            "doom=2d8, end_at_2d12=false",
-            "doom=d12 2d10, end_at_2d12=true"
+            "doom pool starts at 2d6, doom pool keeps growing past 2d12",
+            "doom pool starts at 2d8, doom pool keeps growing past 2d12",
+            "doom pool starts at d12 2d10, scene ends when the doom pool reaches 2d12"
         ]
     );
     assert!(chart
@@ -302,13 +327,18 @@ fn scene_lines_per_doom_pool_and_final_doom_panels() {
     let Plot::Bars(first) = &doom.panels[0].plot else {
         panic!("not bars")
     };
-    // The most likely final pool first; past ten pools, the rest gathered.
-    let rows = distribution(chosen(&report, System::CortexScene)[0], "final_doom");
-    let likeliest = rows
+    // The ten likeliest final pools, in pool order (d6 < 2d6 < d8 < d8 d6);
+    // past ten pools, the rest gathered.
+    let mut rows = distribution(chosen(&report, System::CortexScene)[0], "final_doom");
+    rows.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let mut likeliest: Vec<&str> = rows[..10].iter().map(|(o, _)| *o).collect();
+    likeliest.sort_by_key(|o| crate::dice::Pool::parse_cortex(o).ok());
+    assert_eq!(first.categories[..10], likeliest[..]);
+    let pools: Vec<crate::dice::Pool> = first.categories[..10]
         .iter()
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .expect("final_doom rows");
-    assert_eq!(first.categories[0], likeliest.0);
+        .map(|c| crate::dice::Pool::parse_cortex(c).expect("a pool"))
+        .collect();
+    assert!(pools.windows(2).all(|w| w[0] < w[1]), "{pools:?}");
     assert!(rows.len() > 10, "the fixture should need gathering");
     assert_eq!(first.categories.len(), 11);
     assert_eq!(
@@ -336,10 +366,10 @@ fn many_advantage_cases_show_one_slice_in_a_few_panels() {
     assert_eq!(
         captions,
         [
-            "policy=greedy",
-            "policy=last",
-            "policy=threshold, threshold=3",
-            "policy=threshold, threshold=4"
+            "spend on the last roll",
+            "spend whenever it helps",
+            "threshold policy, spend once the die shows 3+",
+            "threshold policy, spend once the die shows 4+"
         ]
     );
     assert!(chart.height <= 1600, "{}x{}", chart.width, chart.height);
@@ -351,13 +381,16 @@ fn many_advantage_cases_show_one_slice_in_a_few_panels() {
         .iter()
         .find(|n| n.starts_with("Shown:"))
         .expect("a slice note");
-    assert!(note.contains("stat=0 (of -1, 0, 1, 2)"), "{note}");
-    assert!(note.contains("rolls=6 (of 3, 6, 10)"), "{note}");
+    assert!(note.contains("stat 0 (of -1, 0, 1, 2)"), "{note}");
+    assert!(
+        note.contains("6 rolls an encounter (of 3, 6, 10)"),
+        "{note}"
+    );
     let line = find(&charts, "advantage-miss-to-strong");
-    let Plot::Lines(lines) = &line.panels[0].plot else {
-        panic!("not lines")
+    let Plot::Bars(bars) = &line.panels[0].plot else {
+        panic!("not bars")
     };
-    assert_eq!(lines.series.len(), 4);
+    assert_eq!(bars.series.len(), 4);
     assert!(line.notes.iter().any(|n| n.starts_with("Shown:")));
     check_renders(chart);
 }
@@ -375,7 +408,7 @@ fn a_stat_range_without_zero_shows_the_value_nearest_it() {
         .iter()
         .find(|n| n.starts_with("Shown:"))
         .unwrap();
-    assert!(note.contains("stat=-1 (of -1, 1, 2)"), "{note}");
+    assert!(note.contains("stat -1 (of -1, 1, 2)"), "{note}");
 }
 
 #[test]
@@ -385,7 +418,14 @@ fn many_scene_cases_keep_one_line_per_doom_pool() {
     let chart = find(&charts, "cortex-scene-success-by-action");
     assert_eq!(chart.panels.len(), 4);
     let names: Vec<_> = chart.legend.iter().map(|l| l.name.as_str()).collect();
-    assert_eq!(names, ["doom=2d6", "doom=2d8", "doom=d12 2d10"]);
+    assert_eq!(
+        names,
+        [
+            "doom pool starts at 2d6",
+            "doom pool starts at 2d8",
+            "doom pool starts at d12 2d10"
+        ]
+    );
     for panel in &chart.panels {
         let Plot::Lines(lines) = &panel.plot else {
             panic!("not lines")
@@ -397,7 +437,7 @@ fn many_scene_cases_keep_one_line_per_doom_pool() {
     }
     assert_eq!(
         chart.panels[0].caption.as_deref(),
-        Some("pool=d10 d8 d6, end_at_2d12=false")
+        Some("hero pool d10 d8 d6, doom pool keeps growing past 2d12")
     );
     check_renders(chart);
     let doom = find(&charts, "cortex-scene-final-doom");
@@ -482,4 +522,138 @@ fn labels_with_control_and_markup_characters_give_well_formed_svg() {
         chart.title.push_str(" \u{0}<&>");
         check_renders(&chart);
     }
+}
+
+#[test]
+fn the_successes_chart_shows_every_storytelling_variant() {
+    let report = fixture::storytelling(false);
+    let charts = charts(&report);
+    let chart = find(&charts, "storytelling-successes");
+    let captions: Vec<_> = chart
+        .panels
+        .iter()
+        .map(|p| p.caption.as_deref().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        captions,
+        ["10-again", "9-again", "8-again", "10-again + rote"]
+    );
+    // The same pool sizes, coloured alike, in every panel; one legend.
+    let names: Vec<_> = chart.legend.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names[0], "chance die");
+    for panel in &chart.panels[..3] {
+        let Plot::Bars(bars) = &panel.plot else {
+            panic!("not bars")
+        };
+        let series: Vec<_> = bars.series.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(series, names);
+    }
+}
+
+#[test]
+fn effect_legend_lists_only_dice_that_occur_and_groups_cases_by_pool() {
+    let report = fixture::cortex(false, false);
+    let charts = charts(&report);
+    let chart = find(&charts, "cortex-effect-die");
+    let captions: Vec<_> = chart
+        .panels
+        .iter()
+        .map(|p| p.caption.as_deref().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        captions,
+        [
+            "hero pool d8 2d6",
+            "hero pool d10 d8 d6",
+            "hero pool d12 d10 d8 d6"
+        ]
+    );
+    // Every legend entry has a bar somewhere; every effect metric above zero
+    // has its legend entry.
+    for item in &chart.legend {
+        let shown = chart.panels.iter().any(|p| match &p.plot {
+            Plot::Bars(b) => b
+                .series
+                .iter()
+                .any(|s| s.name == item.name && s.values.iter().flatten().any(|v| v.value > 0.0)),
+            _ => false,
+        });
+        assert!(shown, "{} never occurs", item.name);
+    }
+    for r in chosen(&report, System::Cortex) {
+        for size in ["d4", "d6", "d8", "d10", "d12"] {
+            if metric(r, &format!("win_effect_{size}")).unwrap_or(0.0) > 0.0 {
+                let name = format!("succeeds, {size}");
+                assert!(chart.legend.iter().any(|l| l.name == name), "{name}");
+            }
+        }
+    }
+    // Each panel's bars are the pool's cases, named by the opposition.
+    let Plot::Bars(first) = &chart.panels[0].plot else {
+        panic!("not bars")
+    };
+    assert_eq!(first.categories[0], "against 2d6");
+}
+
+#[test]
+fn cortex_totals_at_least_read_the_at_least_column() {
+    let report = fixture::cortex(false, false);
+    let charts = charts(&report);
+    let chart = find(&charts, "cortex-totals-at-least");
+    let Plot::Lines(lines) = &chart.panels[0].plot else {
+        panic!("not lines")
+    };
+    let names: Vec<_> = lines.series.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["d8 2d6", "d10 d8 d6", "d12 d10 d8 d6"]);
+    let r = chosen(&report, System::Cortex)[0];
+    let rows = &r.evaluation.rows;
+    let column = crate::distribution::at_least(rows);
+    for p in &lines.series[0].points {
+        let i = rows
+            .iter()
+            .position(|row| row.variable == "total" && row.outcome == (p.x as i64).to_string())
+            .unwrap();
+        assert_eq!(Some(p.y.value), column[i]);
+    }
+}
+
+#[test]
+fn a_doom_pool_balance_gets_a_chart_with_rung_names_and_the_chosen_rung() {
+    use crate::balance::{BalanceResult, Form, RungValue, DEFAULT_LADDER};
+    let ladder: Vec<RungValue> = DEFAULT_LADDER
+        .iter()
+        .enumerate()
+        .map(|(i, (pool, label))| RungValue {
+            value: (*pool).into(),
+            label: Some(label),
+            metric: Some(0.9 - 0.1 * i as f64),
+        })
+        .collect();
+    let mut inputs = serde_json::Map::new();
+    inputs.insert("pool".into(), "d8 2d6".into());
+    let answer = BalanceResult {
+        form: Form::Pools,
+        table: 1,
+        system: System::Cortex,
+        inputs,
+        key: "vs".into(),
+        metric: "p_success".into(),
+        target: 0.6,
+        best: Some(3),
+        ladder,
+    };
+    let charts = balance::charts(&[answer]);
+    assert_eq!(charts.len(), 1);
+    let chart = &charts[0];
+    assert_eq!(chart.stem, "cortex-balance-1");
+    assert_eq!(chart.panels[0].caption.as_deref(), Some("hero pool d8 2d6"));
+    let Plot::Lines(lines) = &chart.panels[0].plot else {
+        panic!("not lines")
+    };
+    assert_eq!(lines.x_ticks[0].1, "2d6 (standard)");
+    // The chosen rung is marked at its place on the ladder.
+    let marked = &lines.series[2].points;
+    assert_eq!(marked.len(), 1);
+    assert_eq!(marked[0].x, 4.0);
+    check_renders(chart);
 }

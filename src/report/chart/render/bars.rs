@@ -344,7 +344,12 @@ where
     }
 }
 
-/// One category's stacked bar, its segments' labels, then the intervals.
+/// How far past a stacked bar's edge its intervals are drawn: the
+/// whisker's cap (5 pixels each way) then just touches the bar.
+const WHISKER_OFFSET: i32 = 6;
+
+/// One category's stacked bar, its segments' labels, then the intervals
+/// beside it.
 fn draw_stack<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
     bars: &Bars,
@@ -394,8 +399,10 @@ where
             whiskers.push(ci);
         }
     }
+    // Beside the bar, just past its edge, so an interval never covers a
+    // thin segment (issue 12: "error bars that do not hide small segments").
     for (l, h) in whiskers {
-        draw_whisker(canvas, frame, across, (l, h))?;
+        draw_whisker(canvas, frame, b + WHISKER_OFFSET, (l, h))?;
     }
     Ok(())
 }

@@ -34,7 +34,35 @@ where
     let left = area.x0 + desc_h + 12 + tick_w + 10;
     let right = area.x1 - 16;
     let top = area.y0 + 8;
-    let bottom = area.y1 - (8 + tick_h + 10 + desc_h + 4);
+    // X tick labels too wide for their spacing wrap (at most two lines)
+    // and, when still too wide, alternate between two rows (a ladder's rung
+    // names, "3d10 (global catastrophic)"); past that, some are left out.
+    let n_ticks = lines.x_ticks.len().max(1);
+    let spacing = f64::from(right - left) / n_ticks as f64;
+    let mut layout = None;
+    for label_rows in [1usize, 2] {
+        let room = (spacing * label_rows as f64) as i32 - 12;
+        let mut wrapped = Vec::new();
+        let mut widest = 0;
+        for (_, label) in &lines.x_ticks {
+            let parts = canvas.wrap(label, TICK, false, room.max(20))?;
+            for part in &parts {
+                widest = widest.max(canvas.width(part, TICK, false)?);
+            }
+            wrapped.push(parts);
+        }
+        let most = wrapped.iter().map(Vec::len).max().unwrap_or(1);
+        let fits = widest <= room && most <= 2;
+        if fits || label_rows == 2 {
+            let every =
+                ((f64::from(widest + 12) / (spacing * label_rows as f64)).ceil() as usize).max(1);
+            layout = Some((label_rows, wrapped, most, every));
+            break;
+        }
+    }
+    let (label_rows, wrapped, label_lines, every) = layout.unwrap_or((1, Vec::new(), 1, 1));
+    let label_height = tick_h * (label_rows * label_lines) as i32;
+    let bottom = area.y1 - (8 + label_height + 10 + desc_h + 4);
     let y_scale = Scale {
         lo,
         hi,
@@ -74,31 +102,23 @@ where
             VPos::Center,
         )?;
     }
-    // Thin out x tick labels that would collide.
-    let mut widest = 0;
-    for (_, label) in &lines.x_ticks {
-        widest = widest.max(canvas.width(label, TICK, false)?);
-    }
-    let spacing = if xs.len() > 1 {
-        f64::from(right - left) / (xs.len() as f64)
-    } else {
-        f64::from(right - left)
-    };
-    let every = ((f64::from(widest + 12) / spacing).ceil() as usize).max(1);
-    for (i, (x, label)) in lines.x_ticks.iter().enumerate() {
+    for (i, (x, _)) in lines.x_ticks.iter().enumerate() {
         let px = x_scale.px(*x);
         canvas.line(vec![(px, top), (px, bottom)], GRID, 1)?;
         canvas.line(vec![(px, bottom), (px, bottom + 5)], AXIS, 1)?;
         if i % every == 0 {
-            canvas.text(
-                label,
-                (px, bottom + 8),
-                TICK,
-                false,
-                INK,
-                HPos::Center,
-                VPos::Top,
-            )?;
+            let row = (i / every % label_rows) * label_lines;
+            for (li, part) in wrapped[i].iter().enumerate() {
+                canvas.text(
+                    part,
+                    (px, bottom + 8 + (row + li) as i32 * tick_h),
+                    TICK,
+                    false,
+                    INK,
+                    HPos::Center,
+                    VPos::Top,
+                )?;
+            }
         }
     }
     canvas.line(vec![(left, top), (left, bottom)], AXIS, 1)?;
@@ -136,7 +156,7 @@ where
     }
     canvas.text(
         &lines.x_label,
-        ((left + right) / 2, bottom + 8 + tick_h + 10),
+        ((left + right) / 2, bottom + 8 + label_height + 10),
         DESC,
         false,
         INK,

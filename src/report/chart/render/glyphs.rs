@@ -16,9 +16,6 @@ use std::sync::OnceLock;
 use ab_glyph::{point, Font, FontRef, GlyphId, PxScale};
 use anyhow::anyhow;
 
-/// The bundled font's family name, as the SVG names it.
-pub(super) const BUNDLED_FAMILY: &str = "DejaVu Sans";
-
 static FONT_REGULAR: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans.ttf");
 static FONT_BOLD: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans-Bold.ttf");
 
@@ -39,12 +36,6 @@ fn faces() -> anyhow::Result<&'static Faces> {
         })
         .as_ref()
         .ok_or_else(|| anyhow!("the bundled chart font could not be loaded"))
-}
-
-/// The raw bytes of the bundled faces (regular, bold), for renderers that
-/// load fonts themselves.
-pub(super) fn font_files() -> [&'static [u8]; 2] {
-    [FONT_REGULAR, FONT_BOLD]
 }
 
 fn face(bold: bool) -> anyhow::Result<&'static FontRef<'static>> {
@@ -130,8 +121,10 @@ pub(super) enum Baseline {
 /// The font's x-height in ems (the top of an `x`).
 fn x_height(font: &FontRef<'static>) -> f32 {
     let units_per_em = font.units_per_em().unwrap_or(2048.0);
-    font.outline(font.glyph_id('x'))
-        .map_or(0.5, |outline| outline.bounds.max.y / units_per_em)
+    // ab_glyph's outline bounds keep the font's y-up top in `min.y`.
+    font.outline(font.glyph_id('x')).map_or(0.5, |outline| {
+        outline.bounds.min.y.max(outline.bounds.max.y) / units_per_em
+    })
 }
 
 /// Coverage (0 to 1) of the pixels a line of text touches, as

@@ -1,18 +1,19 @@
 //! Draws a [`Chart`] with plotters, as SVG text or PNG bytes.
 //!
-//! Plotters supplies the backends, the primitives and text measurement; the
+//! Plotters supplies the backends and the primitives; the
 //! layout is done here by hand (title, notes, legend, a grid of panels, each
 //! with its axes) so that label areas are sized from the labels themselves
 //! and nothing overlaps or is cut off, whatever the case names are.
 //!
-//! Text is drawn from the DejaVu Sans font bundled in `assets/fonts/`
-//! (registered with plotters' `ab_glyph` feature), never from system fonts,
-//! so a PNG looks the same on any machine, with or without fontconfig. The
-//! SVG names the family `sans-serif`, which every viewer has; its layout was
-//! measured with DejaVu's metrics. Rendering is deterministic: the same chart
-//! gives the same bytes.
+//! Text is drawn from the DejaVu Sans font bundled in `assets/fonts/`, never
+//! from system fonts, so a PNG looks the same on any machine, with or
+//! without fontconfig: `glyphs` measures it and rasterises it for the PNG;
+//! the SVG names the font (with `sans-serif` after it) at the same whole-pixel
+//! sizes, so a viewer with DejaVu Sans draws what the layout measured.
+//! Rendering is deterministic: the same chart gives the same bytes.
 //!
-//! One module per concern: `canvas` (pixel drawing and text measurement),
+//! One module per concern: `canvas` (pixel drawing, text as SVG or pixels),
+//! `glyphs` (the bundled font: sizes, measurement, rasterising),
 //! `axis` (scales and ticks), and one per kind of panel (`heatmap`, `bars`,
 //! `lines`); this file lays out the title, notes, legend and grid of panels.
 
@@ -36,8 +37,9 @@ use self::lines::draw_lines;
 use super::model::{Chart, Colour, LegendItem, Panel, Plot};
 
 // Text sizes in pixels (plotters' size is the font's full height; DejaVu's
-// em is about 86% of it). Chosen so a 1200-pixel chart shown at half size in
-// a README still reads comfortably.
+// em is about 86% of it, rounded to a whole pixel by `glyphs::em_pixels`).
+// Chosen so a 1200-pixel chart shown at half size in a README still reads
+// comfortably.
 const TITLE: f64 = 36.0;
 const NOTE: f64 = 21.0;
 const LEGEND: f64 = 21.0;

@@ -224,29 +224,66 @@ pub fn hist_rows(variable: &str, hist: &Hist<f64>, label: impl Fn(i64) -> String
 /// Per row, P(variable >= outcome) (SPEC 8, `at_least`) where the outcome
 /// is a whole number (totals, margins, hitches, successes, exchanges, plot
 /// points), `None` for outcomes without an order (`fail`, `never`,
-/// `ended`, die names, tiers). The sum runs over the variable's numeric
-/// rows only, so a conflict's P(foe out at exchange >= 3) leaves `never`
-/// out; it is a tail sum, taken from the top so a small tail keeps its
-/// precision. Every system gets the column from its rows' labels, with
-/// nothing to declare.
+/// `ended`, die names, tiers). Every system gets the column from its rows'
+/// labels, with nothing to declare.
+///
+/// The tail runs over the variable's numeric rows only, so a conflict's
+/// P(foe out at exchange >= 3) leaves `never` out. Each value is summed
+/// from the nearer end, so neither end loses precision: the upper tail
+/// from the top while it is under half the numeric mass (a small tail
+/// keeps its digits), else the numeric mass less what lies below. The
+/// lowest outcome is then the numeric mass itself, exactly 1 for a
+/// variable whose rows are a whole distribution, where summing every row
+/// would give 0.9999999999999999 from the rows' own rounding.
 pub fn at_least(rows: &[DistRow]) -> Vec<Option<f64>> {
     let mut result = vec![None; rows.len()];
-    // The numeric rows, highest outcome first within each variable.
+    // The numeric rows, lowest outcome first within each variable.
     let mut numeric: Vec<(&str, i64, usize)> = rows
         .iter()
         .enumerate()
         .filter_map(|(i, r)| Some((r.variable.as_str(), r.outcome.parse::<i64>().ok()?, i)))
         .collect();
-    numeric.sort_by(|a, b| a.0.cmp(b.0).then(b.1.cmp(&a.1)));
-    let mut tail = 0.0;
-    for (k, &(variable, _, i)) in numeric.iter().enumerate() {
-        if k == 0 || numeric[k - 1].0 != variable {
-            tail = 0.0;
+    numeric.sort_by(|a, b| a.0.cmp(b.0).then(a.1.cmp(&b.1)));
+    for group in numeric.chunk_by(|a, b| a.0 == b.0) {
+        let variable = group[0].0;
+        let of_variable = rows.iter().filter(|r| r.variable == variable);
+        let unordered: f64 = of_variable
+            .clone()
+            .filter(|r| r.outcome.parse::<i64>().is_err())
+            .map(|r| r.probability)
+            .sum();
+        let numeric_mass = whole_mass(of_variable.map(|r| r.probability)) - unordered;
+        let mut above = 0.0;
+        let mut from_top = vec![0.0; group.len()];
+        for (k, &(_, _, i)) in group.iter().enumerate().rev() {
+            above += rows[i].probability;
+            from_top[k] = above;
         }
-        tail += rows[i].probability;
-        result[i] = Some(tail);
+        let mut below = 0.0;
+        for (k, &(_, _, i)) in group.iter().enumerate() {
+            let tail = if from_top[k] < numeric_mass / 2.0 {
+                from_top[k]
+            } else {
+                numeric_mass - below
+            };
+            result[i] = Some(tail.clamp(0.0, numeric_mass.max(0.0)));
+            below += rows[i].probability;
+        }
     }
     result
+}
+
+/// The total of a variable's probabilities: 1 when they are a whole
+/// distribution, differing from 1 only by their own rounding (half an ulp
+/// of 1 per row), else their sum (an exact result's truncated tail is
+/// missing mass, not rounding).
+fn whole_mass(probabilities: impl Iterator<Item = f64>) -> f64 {
+    let (sum, count) = probabilities.fold((0.0, 0u32), |(sum, n), p| (sum + p, n + 1));
+    if (sum - 1.0).abs() <= f64::EPSILON * f64::from(count.max(1)) {
+        1.0
+    } else {
+        sum
+    }
 }
 
 /// What one engine found for one case: the metrics, the distribution table,
@@ -294,6 +331,47 @@ mod tests {
             assert!((at_least[k].unwrap() - (1.0 - below)).abs() < 1e-12, "{k}");
         }
         assert_eq!(at_least[4..], [None, None]);
+    }
+
+    #[test]
+    fn at_least_of_the_lowest_outcome_is_the_whole_mass() {
+        // Summed from the top, a d6's sixths give 0.9999999999999999 and
+        // 2d6's thirty-sixths 1.0000000000000002.
+        let d6: Vec<f64> = vec![1.0 / 6.0; 6];
+        let two_d6: Vec<f64> = [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]
+            .iter()
+            .map(|&k| f64::from(k) / 36.0)
+            .collect();
+        for probabilities in [d6, two_d6] {
+            let naive: f64 = probabilities.iter().rev().sum();
+            assert_ne!(naive, 1.0, "the case this test is for");
+            let rows: Vec<DistRow> = probabilities
+                .iter()
+                .enumerate()
+                .map(|(k, &p)| DistRow::new("total", k + 2, p))
+                .collect();
+            let at_least = at_least(&rows);
+            assert_eq!(at_least[0], Some(1.0));
+            // Never rising, and a small tail keeps its own digits.
+            assert!(at_least.windows(2).all(|w| w[0] >= w[1]));
+            assert_eq!(
+                at_least.last().copied(),
+                Some(probabilities.last().copied())
+            );
+        }
+        // A tail far below the rounding of 1 is not lost.
+        let rows = vec![
+            DistRow::new("total", 0, 1.0 - 1e-18),
+            DistRow::new("total", 1, 1e-18),
+        ];
+        assert_eq!(at_least(&rows), [Some(1.0), Some(1e-18)]);
+        // Outcomes without an order are not part of the tail.
+        let rows = vec![
+            DistRow::new("exchange", 1, 0.5),
+            DistRow::new("exchange", 2, 0.25),
+            DistRow::new("exchange", "never", 0.25),
+        ];
+        assert_eq!(at_least(&rows), [Some(0.75), Some(0.25), None]);
     }
 
     #[test]

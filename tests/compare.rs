@@ -193,3 +193,41 @@ fn bad_lists_are_refused() {
         &["takes one value of `--ties`"],
     );
 }
+
+#[test]
+fn markdown_shows_compared_cases_in_one_table_like_the_text() {
+    let args = ["advantage", "--die", "d4,d8", "--rolls", "6"];
+    let text = stdout_of(&args);
+    let markdown = stdout_of(&[&args[..], &["--format", "markdown"]].concat());
+    // One pipe table, opened by the text table's own first line.
+    assert_eq!(markdown.lines().next(), text.lines().next());
+    let table: Vec<&str> = markdown.lines().filter(|l| l.starts_with('|')).collect();
+    assert_eq!(
+        table[0], "| metric | die=d4 | die=d8 | difference |",
+        "{markdown}"
+    );
+    assert_eq!(markdown.matches("| metric |").count(), 1, "{markdown}");
+    // A row per metric of the text table, in its order.
+    let text_metrics: Vec<&str> = text
+        .lines()
+        .skip(2)
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let markdown_metrics: Vec<String> = table[2..]
+        .iter()
+        .map(|l| {
+            l.split('|')
+                .nth(1)
+                .unwrap()
+                .trim()
+                .trim_matches('`')
+                .replace("\\_", "_")
+        })
+        .collect();
+    assert_eq!(markdown_metrics, text_metrics);
+    // The signed difference agrees with the text table's.
+    let cells: Vec<&str> = table[2].split('|').map(str::trim).collect();
+    let text_difference: f64 = row(&text, text_metrics[0])[3].parse().unwrap();
+    let markdown_difference: f64 = cells[4].parse().unwrap();
+    assert_eq!(markdown_difference, text_difference, "{markdown}");
+}

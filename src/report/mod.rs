@@ -125,7 +125,8 @@ pub enum Format {
     Csv,
     /// One JSON object.
     Json,
-    /// GitHub-flavoured Markdown: a line and a pipe table per case, then
+    /// GitHub-flavoured Markdown: a line and a pipe table per case (the
+    /// cases a quick command compares in one table, side by side), then
     /// the balances (winning rung in bold).
     Markdown,
 }
@@ -170,7 +171,9 @@ pub fn write(report: &Report, format: Format, out: &mut dyn Write) -> anyhow::Re
         Format::Json => json::write_report(report, false, &mut *out)?,
         Format::Markdown => {
             let mut doc = Vec::new();
-            if show_cases {
+            if show_cases && compares_cases(report) {
+                doc.extend(page::comparison(report));
+            } else if show_cases {
                 doc.extend(page::results(report));
             }
             if show_balances {
@@ -194,15 +197,20 @@ pub fn render(report: &Report, format: Format) -> anyhow::Result<Vec<u8>> {
 /// command's single case as a block, its several cases side by side, a
 /// scenario's cases compactly.
 fn laid_out(report: &Report) -> String {
-    let several_cases = report
-        .results
-        .iter()
-        .any(|r| r.case != report.results[0].case);
     match report.table {
-        TableLayout::SideBySide if several_cases => side_by_side::render(report),
+        _ if compares_cases(report) => side_by_side::render(report),
         TableLayout::SideBySide => table::render(report),
         TableLayout::Compact => compact::render(report),
     }
+}
+
+/// Whether a quick command compares several cases, shown side by side.
+fn compares_cases(report: &Report) -> bool {
+    report.table == TableLayout::SideBySide
+        && report
+            .results
+            .iter()
+            .any(|r| r.case != report.results[0].case)
 }
 
 /// Formats a number in the shortest form that reads back to the same f64.

@@ -17,6 +17,7 @@ use super::document::{
     Block, DeferredRows, Document, Inline, Line, RowSource, Table,
 };
 use super::index;
+use super::side_by_side;
 use super::{CaseResult, FileBody, FolderFile, MethodUsed, Report};
 use crate::balance::{BalanceResult, Form};
 use crate::distribution::Metric;
@@ -159,6 +160,67 @@ pub fn results(report: &Report) -> Document {
         }
     }
     doc
+}
+
+/// A difference in a metric's units with its sign ("+1.25 %", "-0.500000");
+/// one that rounds to nothing has none.
+fn signed(metric: &Metric, difference: f64) -> String {
+    let magnitude = metric_value(metric, Some(difference.abs()));
+    let nothing = !magnitude.chars().any(|c| c.is_ascii_digit() && c != '0');
+    match difference.partial_cmp(&0.0) {
+        _ if nothing => magnitude,
+        Some(std::cmp::Ordering::Greater) => format!("+{magnitude}"),
+        Some(std::cmp::Ordering::Less) => format!("-{magnitude}"),
+        _ => magnitude,
+    }
+}
+
+/// Several cases of a quick command (`--format markdown` of `oddsmith
+/// advantage --die d4,d8`): the line the text table opens with, then one
+/// table, a row per metric and a column per case, and with two cases the
+/// difference (the right column minus the left) and, with a Monte Carlo
+/// case, its 95 % interval.
+pub fn comparison(report: &Report) -> Document {
+    let comparison = side_by_side::compare(report);
+    let mut header = vec![text("metric")];
+    header.extend(comparison.columns.iter().map(|c| text(c.as_str())));
+    if comparison.with_difference {
+        header.push(text("difference"));
+    }
+    if comparison.with_interval {
+        header.push(text("95 % interval"));
+    }
+    let mut align = vec![Align::Left];
+    align.resize(header.len(), Align::Right);
+    let rows = comparison
+        .rows
+        .iter()
+        .map(|compared| {
+            let m = &compared.metric;
+            let mut row = vec![code(&m.name)];
+            row.extend(compared.values.iter().map(|v| text(metric_value(m, *v))));
+            if comparison.with_difference {
+                row.push(text(
+                    compared.difference.map_or("-".into(), |d| signed(m, d)),
+                ));
+            }
+            if comparison.with_interval {
+                row.push(text(compared.interval.map_or("-".into(), |(lo, hi)| {
+                    format!("[{}, {}]", signed(m, lo), signed(m, hi))
+                })));
+            }
+            row
+        })
+        .collect();
+    vec![
+        Block::Paragraph(text(comparison.header)),
+        Block::Table(Table {
+            header,
+            align,
+            rows,
+            deferred: None,
+        }),
+    ]
 }
 
 /// Balances: per question the answer, then the ladder with the winning

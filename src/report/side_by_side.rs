@@ -7,6 +7,7 @@
 
 use super::table::{aligned, bracket, common_rules, fixed, method_label};
 use super::{CaseResult, MethodUsed, Report};
+use crate::distribution::Metric;
 use crate::stats::difference95;
 use crate::systems::input_labels;
 
@@ -61,69 +62,112 @@ fn metric_names(results: &[&CaseResult]) -> Vec<String> {
     names
 }
 
-/// Renders the cases side by side.
-pub fn render(report: &Report) -> String {
+/// One metric across the cases: its value in each (none where a case
+/// lacks it), and with two cases the difference, the right minus the left,
+/// with its 95% interval when a Monte Carlo result takes part.
+pub struct ComparedMetric {
+    /// The metric as the first case that has it gives it (its name and
+    /// kind; the values are in `values`).
+    pub metric: Metric,
+    pub values: Vec<Option<f64>>,
+    pub difference: Option<f64>,
+    pub interval: Option<(f64, f64)>,
+}
+
+/// Several cases side by side, before any formatting, so the aligned text
+/// table and the Markdown table say the same.
+pub struct Comparison {
+    /// What the cases share: `shared inputs  [system, method; rules]`.
+    pub header: String,
+    /// A title per case.
+    pub columns: Vec<String>,
+    /// Whether there is a difference column (exactly two cases).
+    pub with_difference: bool,
+    /// Whether the difference has an interval (a Monte Carlo case).
+    pub with_interval: bool,
+    pub rows: Vec<ComparedMetric>,
+}
+
+/// The cases of a report side by side.
+pub fn compare(report: &Report) -> Comparison {
     let results: Vec<&CaseResult> = report.results.iter().collect();
     let both = results.iter().any(|r| r.method != results[0].method);
     let shared = shared_main_inputs(&results);
     let rules = common_rules(&results);
-    let mut out = String::new();
-    let header = bracket(results[0].system.name(), &methods_label(&results), &rules);
-    if shared.is_empty() {
-        out.push_str(&format!("{header}\n"));
+    let bracketed = bracket(results[0].system.name(), &methods_label(&results), &rules);
+    let header = if shared.is_empty() {
+        bracketed
     } else {
-        out.push_str(&format!("{}  {header}\n", shared.join(", ")));
-    }
+        format!("{}  {bracketed}", shared.join(", "))
+    };
     // The difference of exactly two results, the second minus the first.
     let pair = (results.len() == 2).then(|| (results[0], results[1]));
     let with_interval = pair.is_some_and(|(a, b)| a.trials.is_some() || b.trials.is_some());
-    let mut title = vec!["metric".to_string()];
-    title.extend(results.iter().map(|r| column_title(r, both)));
-    if pair.is_some() {
-        title.push("difference".into());
-    }
-    if with_interval {
-        title.push("95% interval".into());
-    }
-    let mut rows = vec![title];
+    let mut rows = Vec::new();
     for name in metric_names(&results) {
-        let metric = |r: &CaseResult| {
+        let find = |r: &CaseResult| {
             r.evaluation
                 .metrics
                 .iter()
                 .find(|m| m.name == name)
                 .cloned()
         };
-        let mut row = vec![name.clone()];
-        for result in &results {
-            row.push(
-                metric(result)
-                    .and_then(|m| m.value)
-                    .map_or("-".into(), fixed),
-            );
+        let Some(metric) = results.iter().find_map(|r| find(r)) else {
+            continue;
+        };
+        let values = results
+            .iter()
+            .map(|r| find(r).and_then(|m| m.value))
+            .collect();
+        let (difference, interval) = pair
+            .and_then(|(a, b)| {
+                let (ma, mb) = (find(a)?, find(b)?);
+                // Equal values computed along different paths differ in
+                // the last bits; that is no difference to show.
+                let d = mb.value? - ma.value?;
+                let d = if d.abs() < 1e-12 { 0.0 } else { d };
+                Some((Some(d), difference95(&ma, a.trials, &mb, b.trials)))
+            })
+            .unwrap_or((None, None));
+        rows.push(ComparedMetric {
+            metric,
+            values,
+            difference,
+            interval,
+        });
+    }
+    Comparison {
+        header,
+        columns: results.iter().map(|r| column_title(r, both)).collect(),
+        with_difference: pair.is_some(),
+        with_interval,
+        rows,
+    }
+}
+
+/// Renders the cases side by side as an aligned text table.
+pub fn render(report: &Report) -> String {
+    let comparison = compare(report);
+    let mut out = format!("{}\n", comparison.header);
+    let mut title = vec!["metric".to_string()];
+    title.extend(comparison.columns.iter().cloned());
+    if comparison.with_difference {
+        title.push("difference".into());
+    }
+    if comparison.with_interval {
+        title.push("95% interval".into());
+    }
+    let mut rows = vec![title];
+    for compared in &comparison.rows {
+        let mut row = vec![compared.metric.name.clone()];
+        row.extend(compared.values.iter().map(|v| v.map_or("-".into(), fixed)));
+        if comparison.with_difference {
+            row.push(compared.difference.map_or("-".into(), fixed));
         }
-        if let Some((a, b)) = pair {
-            let (ma, mb) = (metric(a), metric(b));
-            let difference = ma.as_ref().zip(mb.as_ref()).and_then(|(ma, mb)| {
-                Some((
-                    mb.value? - ma.value?,
-                    difference95(ma, a.trials, mb, b.trials),
-                ))
-            });
-            // Equal values computed along different paths differ in the
-            // last bits; that is no difference to show.
-            row.push(difference.map_or("-".into(), |(d, _)| {
-                fixed(if d.abs() < 1e-12 { 0.0 } else { d })
+        if comparison.with_interval {
+            row.push(compared.interval.map_or("-".into(), |(lo, hi)| {
+                format!("[{}, {}]", fixed(lo), fixed(hi))
             }));
-            if with_interval {
-                row.push(
-                    difference
-                        .and_then(|(_, interval)| interval)
-                        .map_or("-".into(), |(lo, hi)| {
-                            format!("[{}, {}]", fixed(lo), fixed(hi))
-                        }),
-                );
-            }
         }
         rows.push(row);
     }

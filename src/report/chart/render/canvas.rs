@@ -1,18 +1,38 @@
 //! Absolute-pixel drawing over a plotters canvas: text in the bundled font,
 //! fills, outlines, lines, markers, error bars, and text measurement and
 //! wrapping for the layout.
+//!
+//! Text goes two ways: into an SVG as `<text>` elements naming the bundled
+//! font, and into a PNG as pixels placed by [`glyphs`](super::glyphs), so
+//! both lay out letters alike. Both are measured by the same metrics.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontTransform;
 
-use super::{rgb, FAMILY, INK};
+use super::glyphs::{self, Align, Baseline};
+use super::{rgb, INK};
 use crate::report::chart::model::Colour;
+
+/// The SVG's `font-family`: the bundled font by name, so a viewer that has
+/// it (or is given it) draws exactly what was measured, then the generic
+/// family every viewer has.
+const SVG_FAMILY: &str = "DejaVu Sans, sans-serif";
+
+/// How the canvas draws text.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum TextOutput {
+    /// As SVG `<text>` elements, laid out by the viewer.
+    Svg,
+    /// As pixels rasterised from the bundled font.
+    Pixels,
+}
 
 /// Absolute-pixel drawing helpers over the whole canvas.
 pub(super) struct Canvas<'a, DB: DrawingBackend> {
     pub(super) root: &'a DrawingArea<DB, Shift>,
+    pub(super) text_output: TextOutput,
 }
 
 pub(super) type Res = anyhow::Result<()>;
@@ -32,31 +52,52 @@ fn drawable(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-fn text_style(size: f64, bold: bool, colour: Colour, h: HPos, v: VPos) -> TextStyle<'static> {
+/// The size to give plotters for an SVG `font-size` of exactly `em`:
+/// plotters writes its size divided by 1.24, so the nearest float to
+/// `em * 1.24` whose quotient is `em` itself.
+fn plotters_size_for_em(em: f64) -> f64 {
+    let mut low = em * 1.24;
+    let mut high = low;
+    for _ in 0..8 {
+        if low / 1.24 == em {
+            return low;
+        }
+        if high / 1.24 == em {
+            return high;
+        }
+        low = low.next_down();
+        high = high.next_up();
+    }
+    em * 1.24
+}
+
+fn text_style(
+    size: f64,
+    bold: bool,
+    colour: Colour,
+    h: HPos,
+    v: VPos,
+) -> anyhow::Result<TextStyle<'static>> {
     let style = if bold {
         FontStyle::Bold
     } else {
         FontStyle::Normal
     };
-    TextStyle {
-        font: (FAMILY, size, style).into_font(),
+    let size = plotters_size_for_em(glyphs::em_pixels(size)?);
+    Ok(TextStyle {
+        font: (SVG_FAMILY, size, style).into_font(),
         color: rgb(colour).to_backend_color(),
         pos: Pos::new(h, v),
-    }
+    })
 }
 
 impl<DB: DrawingBackend> Canvas<'_, DB>
 where
     DB::ErrorType: 'static,
 {
-    pub(super) fn measure(&self, text: &str, size: f64, bold: bool) -> anyhow::Result<(i32, i32)> {
-        let style = text_style(size, bold, INK, HPos::Left, VPos::Top);
-        let (w, h) = self.root.estimate_text_size(&drawable(text), &style)?;
-        Ok((w as i32, h as i32))
-    }
-
+    /// The width of `text` in pixels, the same for the SVG and the PNG.
     pub(super) fn width(&self, text: &str, size: f64, bold: bool) -> anyhow::Result<i32> {
-        Ok(self.measure(text, size, bold)?.0)
+        glyphs::text_width(&drawable(text), size, bold)
     }
 
     /// Line height for a font size.
@@ -75,16 +116,59 @@ where
         h: HPos,
         v: VPos,
     ) -> Res {
-        let style = text_style(size, bold, colour, h, v);
+        if self.text_output == TextOutput::Pixels {
+            return self.paint_text(text, at, size, bold, colour, (h, v), false);
+        }
+        let style = text_style(size, bold, colour, h, v)?;
         self.root.draw_text(&drawable(text), &style, at)?;
         Ok(())
     }
 
     /// Text turned to read bottom to top, centred on `at`.
     pub(super) fn vertical_text(&self, text: &str, at: (i32, i32), size: f64) -> Res {
-        let style = text_style(size, false, INK, HPos::Center, VPos::Center)
-            .transform(FontTransform::Rotate270);
+        let centre = (HPos::Center, VPos::Center);
+        if self.text_output == TextOutput::Pixels {
+            return self.paint_text(text, at, size, false, INK, centre, true);
+        }
+        let style =
+            text_style(size, false, INK, centre.0, centre.1)?.transform(FontTransform::Rotate270);
         self.root.draw_text(&drawable(text), &style, at)?;
+        Ok(())
+    }
+
+    /// Text as pixels, blended over what is there; `turned` reads it bottom
+    /// to top (a quarter turn anticlockwise about `at`).
+    #[allow(clippy::too_many_arguments)]
+    fn paint_text(
+        &self,
+        text: &str,
+        at: (i32, i32),
+        size: f64,
+        bold: bool,
+        colour: Colour,
+        (h, v): (HPos, VPos),
+        turned: bool,
+    ) -> Res {
+        let align = match h {
+            HPos::Left => Align::Start,
+            HPos::Center => Align::Middle,
+            HPos::Right => Align::End,
+        };
+        let baseline = match v {
+            VPos::Top => Baseline::Top,
+            VPos::Center => Baseline::Centre,
+            VPos::Bottom => Baseline::Bottom,
+        };
+        let Colour(r, g, b) = colour;
+        for (x, y, coverage) in glyphs::rasterise(&drawable(text), size, bold, align, baseline)? {
+            let pixel = if turned {
+                (at.0 + y, at.1 - x)
+            } else {
+                (at.0 + x, at.1 + y)
+            };
+            self.root
+                .draw_pixel(pixel, &RGBAColor(r, g, b, f64::from(coverage)))?;
+        }
         Ok(())
     }
 

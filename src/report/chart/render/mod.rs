@@ -1,64 +1,45 @@
 //! Draws a [`Chart`] with plotters, as SVG text or PNG bytes.
 //!
-//! Plotters supplies the backends, the primitives and text measurement; the
+//! Plotters supplies the backends and the primitives; the
 //! layout is done here by hand (title, notes, legend, a grid of panels, each
 //! with its axes) so that label areas are sized from the labels themselves
 //! and nothing overlaps or is cut off, whatever the case names are.
 //!
-//! Text is drawn from the DejaVu Sans font bundled in `assets/fonts/`
-//! (registered with plotters' `ab_glyph` feature), never from system fonts,
-//! so a PNG looks the same on any machine, with or without fontconfig. The
-//! SVG names the family `sans-serif`, which every viewer has; its layout was
-//! measured with DejaVu's metrics. Rendering is deterministic: the same chart
-//! gives the same bytes.
+//! Text is drawn from the DejaVu Sans font bundled in `assets/fonts/`, never
+//! from system fonts, so a PNG looks the same on any machine, with or
+//! without fontconfig: `glyphs` measures it and rasterises it for the PNG;
+//! the SVG names the font (with `sans-serif` after it) at the same whole-pixel
+//! sizes, so a viewer with DejaVu Sans draws what the layout measured.
+//! Rendering is deterministic: the same chart gives the same bytes.
 //!
-//! One module per concern: `canvas` (pixel drawing and text measurement),
+//! One module per concern: `canvas` (pixel drawing, text as SVG or pixels),
+//! `glyphs` (the bundled font: sizes, measurement, rasterising),
 //! `axis` (scales and ticks), and one per kind of panel (`heatmap`, `bars`,
 //! `lines`); this file lays out the title, notes, legend and grid of panels.
 
 mod axis;
 mod bars;
 mod canvas;
+mod glyphs;
 mod heatmap;
 mod lines;
 
-use std::sync::OnceLock;
-
-use anyhow::{anyhow, Context};
+use anyhow::Context;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
 use self::axis::Area;
 use self::bars::draw_bars;
-use self::canvas::{Canvas, Res};
+use self::canvas::{Canvas, Res, TextOutput};
 use self::heatmap::draw_heatmap;
 use self::lines::draw_lines;
 use super::model::{Chart, Colour, LegendItem, Panel, Plot};
 
-/// The family name the fonts are registered under; SVG viewers fall back to
-/// their own sans-serif face for it.
-const FAMILY: &str = "sans-serif";
-
-static FONT_REGULAR: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans.ttf");
-static FONT_BOLD: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans-Bold.ttf");
-
-fn register_fonts() -> anyhow::Result<()> {
-    static LOADED: OnceLock<bool> = OnceLock::new();
-    let ok = *LOADED.get_or_init(|| {
-        plotters::style::register_font(FAMILY, FontStyle::Normal, FONT_REGULAR).is_ok()
-            && plotters::style::register_font(FAMILY, FontStyle::Bold, FONT_BOLD).is_ok()
-    });
-    if ok {
-        Ok(())
-    } else {
-        Err(anyhow!("the bundled chart font could not be loaded"))
-    }
-}
-
 // Text sizes in pixels (plotters' size is the font's full height; DejaVu's
-// em is about 86% of it). Chosen so a 1200-pixel chart shown at half size in
-// a README still reads comfortably.
+// em is about 86% of it, rounded to a whole pixel by `glyphs::em_pixels`).
+// Chosen so a 1200-pixel chart shown at half size in a README still reads
+// comfortably.
 const TITLE: f64 = 36.0;
 const NOTE: f64 = 21.0;
 const LEGEND: f64 = 21.0;
@@ -88,12 +69,12 @@ fn rgb(c: Colour) -> RGBColor {
 
 /// Renders the chart as an SVG document.
 pub fn svg(chart: &Chart) -> anyhow::Result<String> {
-    register_fonts()?;
     let size = canvas_size(chart)?;
     let mut text = String::new();
     {
         let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
-        draw(&root, chart).with_context(|| format!("cannot draw the chart {}", chart.stem))?;
+        draw(&root, chart, TextOutput::Svg)
+            .with_context(|| format!("cannot draw the chart {}", chart.stem))?;
         root.present()?;
     }
     Ok(text)
@@ -101,12 +82,12 @@ pub fn svg(chart: &Chart) -> anyhow::Result<String> {
 
 /// Renders the chart as a PNG image (8-bit RGB).
 pub fn png(chart: &Chart) -> anyhow::Result<Vec<u8>> {
-    register_fonts()?;
     let (w, h) = canvas_size(chart)?;
     let mut pixels = vec![0u8; w as usize * h as usize * 3];
     {
         let root = BitMapBackend::with_buffer(&mut pixels, (w, h)).into_drawing_area();
-        draw(&root, chart).with_context(|| format!("cannot draw the chart {}", chart.stem))?;
+        draw(&root, chart, TextOutput::Pixels)
+            .with_context(|| format!("cannot draw the chart {}", chart.stem))?;
         root.present()?;
     }
     let mut out = Vec::new();
@@ -182,12 +163,15 @@ const ROW_GAP: i32 = 28;
 /// [`MIN_PANEL_HEIGHT`], so a long legend pushes the plots down rather
 /// than squashing them.
 pub fn canvas_size(chart: &Chart) -> anyhow::Result<(u32, u32)> {
-    register_fonts()?;
     let mut scratch = String::new();
     let header = {
         let root =
             SVGBackend::with_string(&mut scratch, (chart.width, chart.height)).into_drawing_area();
-        draw_header(&Canvas { root: &root }, chart, chart.width as i32, false)?
+        let canvas = Canvas {
+            root: &root,
+            text_output: TextOutput::Svg,
+        };
+        draw_header(&canvas, chart, chart.width as i32, false)?
     };
     let rows = chart.panels.len().div_ceil(chart.columns.max(1)).max(1) as i32;
     let needed = header + rows * MIN_PANEL_HEIGHT + ROW_GAP * (rows - 1) + MARGIN / 2;
@@ -195,11 +179,15 @@ pub fn canvas_size(chart: &Chart) -> anyhow::Result<(u32, u32)> {
 }
 
 /// Draws the whole chart.
-fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
+fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &Chart,
+    text_output: TextOutput,
+) -> Res
 where
     DB::ErrorType: 'static,
 {
-    let canvas = Canvas { root };
+    let canvas = Canvas { root, text_output };
     root.fill(&WHITE)?;
     let (width, height) = root.dim_in_pixel();
     let (width, height) = (width as i32, height as i32);

@@ -4,14 +4,14 @@
 //! other method does ([`CortexCase::record`]).
 
 use crate::dice::Pool;
-use crate::distribution::Hist;
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
 use crate::engine::rng::{DiceRng, DieRoller};
 
 use super::max_effect::Choice;
 use super::plot_points::PlotRoll;
 use super::rules::{Opposition, Policy};
-use super::score::{score_stream, PoolRoll};
+use super::score::{score_lanes, score_stream, LaneRolls, PoolRoll, LANES, MAX_LANE_DICE};
+use super::tally::{Layout, PackedTally};
 use super::{CortexCase, CortexHists};
 
 /// The dice of a pool as (step, sides) pairs, largest first, for the hot loop.
@@ -45,63 +45,107 @@ fn roll_pool_keeping<const KEEP: usize>(dice: &[(u8, u8)], roller: &mut DieRolle
     )
 }
 
+/// Scores [`LANES`] rolls of a pool as [`score_lanes`] does, each `keep`
+/// with a loop of its own.
+fn roll_lanes(dice: &[(u8, u8)], keep: usize, faces: &[[u8; LANES]]) -> LaneRolls {
+    match keep {
+        1 => score_lanes::<1>(dice, faces),
+        2 => score_lanes::<2>(dice, faces),
+        3 => score_lanes::<3>(dice, faces),
+        4 => score_lanes::<4>(dice, faces),
+        _ => score_lanes::<5>(dice, faces),
+    }
+}
+
 /// The Monte Carlo trial of a cortex case.
 struct CortexSampler<'a> {
     case: &'a CortexCase,
     action: Vec<(u8, u8)>,
     reaction: Vec<(u8, u8)>,
+    layout: Layout,
+    /// Whether a block's rolls are drawn in batches of [`LANES`] and scored
+    /// side by side ([`score_lanes`]): `max-total` without plot points, on
+    /// pools of at most [`MAX_LANE_DICE`] dice.
+    batched: bool,
+}
+
+impl CortexSampler<'_> {
+    /// A block's trials in batches of [`LANES`]: every die of every trial
+    /// drawn first, in the order one trial after another would draw them
+    /// (the action pool, then the reacting pool), then scored side by side.
+    fn batches(&self, rng: &mut DiceRng, trials: u64, tally: &mut PackedTally) {
+        let rules = &self.case.rules;
+        let reacting = matches!(self.case.opposition, Opposition::Pool(_));
+        let dice: Vec<(u8, u8)> = self.action.iter().chain(&self.reaction).copied().collect();
+        let mut faces = vec![[0u8; LANES]; dice.len()];
+        let mut roller = DieRoller::new(rng);
+        let mut left = trials;
+        while left > 0 {
+            let count = left.min(LANES as u64) as usize;
+            for lane in 0..count {
+                for (faces, &(_, sides)) in faces.iter_mut().zip(&dice) {
+                    faces[lane] = roller.roll(u32::from(sides)) as u8;
+                }
+            }
+            let (action_faces, reaction_faces) = faces.split_at(self.action.len());
+            let actions = roll_lanes(&self.action, rules.keep, action_faces);
+            if reacting {
+                let reactions = roll_lanes(&self.reaction, rules.reaction_keep, reaction_faces);
+                tally.add_contest_lanes(&actions, &reactions, count);
+            } else {
+                tally.add_roll_lanes(&actions, count);
+            }
+            left -= count as u64;
+        }
+    }
 }
 
 impl Sampler for CortexSampler<'_> {
-    type Tally = CortexHists<u64>;
+    type Tally = PackedTally;
 
     fn new_tally(&self) -> Self::Tally {
-        let points = self.case.rules.plot_points.unwrap_or(0) as usize;
-        let max_total = ((self.case.rules.keep + points) * 12) as i64;
-        CortexHists {
-            total: Hist::with_range(0, max_total),
-            hitches: Hist::with_range(0, self.action.len() as i64),
-            pool_effect: Hist::with_range(0, 4),
-            margin: Hist::with_range(-24, max_total),
-            win_effect: Hist::with_range(0, 8),
-            ..CortexHists::default()
-        }
+        PackedTally::new(self.layout)
     }
 
     #[inline(always)]
     fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally) {
-        let rules = &self.case.rules;
+        let case = self.case;
+        let rules = &case.rules;
         let mut roller = DieRoller::new(rng);
-        if let (Some(points), Opposition::Difficulty(d)) =
-            (rules.plot_points, &self.case.opposition)
-        {
-            let mut roll = PlotRoll::new(rules.keep, points as usize);
-            for &(step, sides) in &self.action {
-                roll.push(step, roller.roll(u32::from(sides)) as u8);
+        let (action, spent) = match (rules.policy, rules.plot_points, &case.opposition) {
+            (_, Some(points), Opposition::Difficulty(d)) => {
+                let mut roll = PlotRoll::new(rules.keep, points as usize);
+                for &(step, sides) in &self.action {
+                    roll.push(step, roller.roll(u32::from(sides)) as u8);
+                }
+                roll.spend(rules.keep, rules, *d)
             }
-            let (action, spent) = roll.spend(rules.keep, rules, *d);
-            self.case.record_spent(action, spent, 1u64, tally, true);
-            return;
-        }
-        let action = match (rules.policy, &self.case.opposition) {
-            (Policy::MaxEffect, Opposition::Difficulty(d)) => {
+            (Policy::MaxEffect, _, Opposition::Difficulty(d)) => {
                 let mut choice = Choice::new();
                 for &(step, sides) in &self.action {
                     choice.push(rules.keep, step, roller.roll(u32::from(sides)) as u8, true);
                 }
-                choice.resolve(rules.keep, rules, Some(*d))
+                (choice.resolve(rules.keep, rules, Some(*d)), 0)
             }
-            _ => roll_pool(&self.action, rules.keep, &mut roller),
+            _ => (roll_pool(&self.action, rules.keep, &mut roller), 0),
         };
-        let reaction = match self.case.opposition {
-            Opposition::Pool(_) => Some(roll_pool(
-                &self.reaction,
-                self.case.rules.reaction_keep,
-                &mut roller,
-            )),
-            _ => None,
-        };
-        self.case.record(action, reaction, 1u64, tally, true);
+        tally.add_roll(action, spent);
+        if let Opposition::Pool(_) = case.opposition {
+            let reaction = roll_pool(&self.reaction, rules.reaction_keep, &mut roller);
+            if let Some(contest) = case.contest(action, Some(reaction), true) {
+                tally.add_contest(&contest);
+            }
+        }
+    }
+
+    fn block(&self, rng: &mut DiceRng, trials: u64, tally: &mut Self::Tally) {
+        if self.batched {
+            self.batches(rng, trials, tally);
+        } else {
+            for _ in 0..trials {
+                self.trial(rng, tally);
+            }
+        }
     }
 
     fn merge(&self, into: &mut Self::Tally, other: Self::Tally) {
@@ -119,12 +163,18 @@ impl CortexCase {
             Opposition::Pool(vs) => dice_table(vs),
             _ => Vec::new(),
         };
+        let action = dice_table(&self.pool);
+        let batched = self.rules.policy == Policy::MaxTotal
+            && self.rules.plot_points.is_none()
+            && action.len().max(reaction.len()) <= MAX_LANE_DICE;
         let sampler = CortexSampler {
             case: self,
-            action: dice_table(&self.pool),
+            layout: Layout::new(self, action.len()),
+            action,
             reaction,
+            batched,
         };
         let tally = monte_carlo::run(&sampler, settings)?;
-        Ok(tally.to_counts(settings.trials))
+        Ok(tally.to_hists(self, settings.trials))
     }
 }

@@ -154,11 +154,7 @@ impl Sampler for CortexSampler<'_> {
 }
 
 impl CortexCase {
-    /// Monte Carlo outcome counts, out of the trials.
-    pub fn monte_carlo_hists(
-        &self,
-        settings: &McSettings<'_>,
-    ) -> Result<CortexHists<u128>, Interrupted> {
+    fn sampler(&self) -> CortexSampler<'_> {
         let reaction = match &self.opposition {
             Opposition::Pool(vs) => dice_table(vs),
             _ => Vec::new(),
@@ -167,14 +163,111 @@ impl CortexCase {
         let batched = self.rules.policy == Policy::MaxTotal
             && self.rules.plot_points.is_none()
             && action.len().max(reaction.len()) <= MAX_LANE_DICE;
-        let sampler = CortexSampler {
+        CortexSampler {
             case: self,
             layout: Layout::new(self, action.len()),
             action,
             reaction,
             batched,
-        };
-        let tally = monte_carlo::run(&sampler, settings)?;
+        }
+    }
+
+    /// Monte Carlo outcome counts, out of the trials.
+    pub fn monte_carlo_hists(
+        &self,
+        settings: &McSettings<'_>,
+    ) -> Result<CortexHists<u128>, Interrupted> {
+        let tally = monte_carlo::run(&self.sampler(), settings)?;
         Ok(tally.to_hists(self, settings.trials))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::distribution::Hist;
+    use crate::engine::rng::block_rng;
+    use crate::systems::cortex::{score, Rules, Ties};
+
+    fn case(pool: &str, opposition: Opposition, rules: Rules) -> CortexCase {
+        CortexCase {
+            pool: Pool::parse_cortex(pool).unwrap(),
+            opposition,
+            rules,
+        }
+    }
+
+    /// The batches give the very histograms of the same dice drawn one
+    /// trial after another from the same stream, each roll scored by
+    /// [`score`] and recorded by [`CortexCase::record`]: batching, the side
+    /// by side scoring, the packed tally and its unpacking change nothing.
+    #[test]
+    fn batches_count_what_one_trial_at_a_time_counts() {
+        let keep_three = Rules {
+            keep: 3,
+            reaction_keep: 1,
+            ties: Ties::Action,
+            effect_step_down: true,
+            ..Rules::default()
+        };
+        let cases = [
+            case(
+                "d10 2d8 d6",
+                Opposition::Pool(Pool::parse_cortex("2d6").unwrap()),
+                Rules::default(),
+            ),
+            case(
+                "d12 d10 2d4",
+                Opposition::Pool(Pool::parse_cortex("3d8 d12").unwrap()),
+                keep_three,
+            ),
+            case("d8 2d6", Opposition::Difficulty(9), Rules::default()),
+            case("3d12 2d4", Opposition::None, keep_three),
+        ];
+        // Not a whole number of batches: the last one is partly filled.
+        let trials = 3 * LANES as u64 + 7;
+        for case in &cases {
+            let sampler = case.sampler();
+            assert!(sampler.batched);
+            let mut tally = sampler.new_tally();
+            sampler.block(&mut block_rng(5, 1), trials, &mut tally);
+            let batched = tally.to_hists(case, trials);
+
+            let dice = |pool: &Pool| pool.dice().to_vec();
+            let mut expected = CortexHists {
+                total: Hist::with_range(0, 0),
+                ..CortexHists::default()
+            };
+            let mut rng = block_rng(5, 1);
+            let mut roller = DieRoller::new(&mut rng);
+            let mut roll = |pool: &Pool, keep: usize| {
+                let faces: Vec<u8> = dice(pool)
+                    .iter()
+                    .map(|d| roller.roll(d.sides()) as u8)
+                    .collect();
+                score(&dice(pool), &faces, keep)
+            };
+            for _ in 0..trials {
+                let action = roll(&case.pool, case.rules.keep);
+                let reaction = match &case.opposition {
+                    Opposition::Pool(vs) => Some(roll(vs, case.rules.reaction_keep)),
+                    _ => None,
+                };
+                case.record(action, reaction, 1u128, &mut expected, true);
+            }
+            let support = |h: &Hist<u128>| h.iter().filter(|&(_, c)| c > 0).collect::<Vec<_>>();
+            assert_eq!(support(&batched.total), support(&expected.total));
+            assert_eq!(support(&batched.hitches), support(&expected.hitches));
+            assert_eq!(
+                support(&batched.pool_effect),
+                support(&expected.pool_effect)
+            );
+            assert_eq!(support(&batched.margin), support(&expected.margin));
+            assert_eq!(support(&batched.win_effect), support(&expected.win_effect));
+            assert_eq!(
+                (batched.fail, batched.reaction_hitch),
+                (expected.fail, expected.reaction_hitch)
+            );
+        }
     }
 }

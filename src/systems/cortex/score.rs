@@ -277,6 +277,50 @@ mod tests {
         );
     }
 
+    /// Side by side scoring agrees with [`score`] on every roll of a
+    /// mixed pool (10 x 8 x 6 x 4 rolls, in batches of [`LANES`]), for
+    /// every `keep` up to the pool's size.
+    #[test]
+    fn lanes_score_every_roll_as_the_scorer_does() {
+        let pool = dice("d10 d8 d6 d4");
+        let table: Vec<(u8, u8)> = pool
+            .iter()
+            .map(|d| (d.step() as u8, d.sides() as u8))
+            .collect();
+        let mut rolls: Vec<Vec<u8>> = vec![Vec::new()];
+        for die in &pool {
+            rolls = rolls
+                .iter()
+                .flat_map(|roll| {
+                    (1..=die.sides() as u8).map(move |face| {
+                        let mut next = roll.clone();
+                        next.push(face);
+                        next
+                    })
+                })
+                .collect();
+        }
+        assert_eq!(rolls.len() % LANES, 0);
+        fn check<const KEEP: usize>(pool: &[Die], table: &[(u8, u8)], rolls: &[Vec<u8>]) {
+            for batch in rolls.chunks(LANES) {
+                let mut faces = vec![[0u8; LANES]; pool.len()];
+                for (lane, roll) in batch.iter().enumerate() {
+                    for (die, &face) in roll.iter().enumerate() {
+                        faces[die][lane] = face;
+                    }
+                }
+                let lanes = score_lanes::<KEEP>(table, &faces);
+                for (lane, roll) in batch.iter().enumerate() {
+                    assert_eq!(lanes.roll(lane), score(pool, roll, KEEP), "{roll:?}");
+                }
+            }
+        }
+        check::<1>(&pool, &table, &rolls);
+        check::<2>(&pool, &table, &rolls);
+        check::<3>(&pool, &table, &rolls);
+        check::<4>(&pool, &table, &rolls);
+    }
+
     #[test]
     fn keep_three_sums_three() {
         let roll = score(&dice("d12 d10 d8 d6"), &[2, 9, 8, 6], 3);

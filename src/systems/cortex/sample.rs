@@ -1,7 +1,15 @@
 //! The Cortex Monte Carlo sampler (SPEC 2): each trial rolls the action
 //! pool (and the reacting pool) die by die through the scorer's rule, or the
-//! max-effect [`Choice`] against a difficulty, and records it like every
-//! other method does ([`CortexCase::record`]).
+//! max-effect [`Choice`] or plot points against a difficulty, and counts
+//! the outcome in a flat [`PackedTally`], recorded like every other method
+//! does ([`CortexCase::record`]) once after the loop.
+//!
+//! `max-total` rolls (plain, opposed, against a difficulty), the common and
+//! the hot case, go in batches of [`LANES`] trials: every die of the batch
+//! is drawn first, in the order trial after trial would draw them, then each
+//! pool's rolls are scored side by side ([`score_lanes`]) on vector
+//! registers. Drawing stays the generator's bare loop (the benches' floor)
+//! and scoring costs a few instructions a trial instead of most of its time.
 
 use crate::dice::Pool;
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};

@@ -4,7 +4,9 @@
 //! effect die (d4 when none). [`Scorer`] reads a roll die by die through
 //! [`keep_top`]; the Monte Carlo sampler, the brute-force enumeration and
 //! the exact programme ([`super::exact::pool_outcomes`]) all go through it,
-//! so the three can be held against each other.
+//! so the three can be held against each other. [`score_lanes`] applies the
+//! same rule ([`push_die`]) to many rolls side by side, for the Monte Carlo
+//! batches.
 
 use crate::dice::Die;
 
@@ -112,9 +114,11 @@ pub fn score_stream<const KEEP: usize>(dice: impl Iterator<Item = (u8, u8)>) -> 
     scored(&held, free_step, hitches)
 }
 
-/// Rolls scored side by side by [`score_lanes`]: how many, and which dice
-/// a pool may hold to be scored so (its hitch count is kept in a byte).
+/// Rolls scored side by side by [`score_lanes`]: 32 bytes, two 16-byte
+/// vector registers (SSE2, every x86-64) or one 32-byte one (AVX2).
 pub const LANES: usize = 32;
+/// Most dice a pool may hold to be scored side by side: its hitch count
+/// is kept in a byte.
 pub const MAX_LANE_DICE: usize = u8::MAX as usize;
 
 /// The scores of [`LANES`] rolls of one pool, lane by lane, in bytes (a

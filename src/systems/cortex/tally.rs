@@ -13,7 +13,7 @@
 use crate::distribution::Hist;
 
 use super::rules::Opposition;
-use super::score::{LaneRolls, PoolRoll};
+use super::score::{LaneRolls, PoolRoll, LANES};
 use super::{Contest, CortexCase, CortexHists};
 
 /// Effect steps a pool's effect die may take: d4 (0) to d12 (4).
@@ -53,19 +53,24 @@ impl Layout {
         }
     }
 
+    /// Rolls that spent the same plot points lie together, so that
+    /// without them (`spent` 0) the index is `total * 5 + effect_step`.
     #[inline(always)]
     fn roll_index(&self, total: u32, effect_step: u32, spent: u32) -> usize {
         debug_assert!(total as usize <= self.max_total && (effect_step as usize) < EFFECT_STEPS);
-        (total as usize * EFFECT_STEPS + effect_step as usize) * (self.points + 1) + spent as usize
+        let per_spent = (self.max_total as u32 + 1) * EFFECT_STEPS as u32;
+        (spent * per_spent + total * EFFECT_STEPS as u32 + effect_step) as usize
     }
 
+    /// In 32 bits (the tables are far smaller), which the compiler can
+    /// work out for many lanes at once.
     #[inline(always)]
     fn contest_index(&self, contest: &Contest) -> usize {
-        let margin = (contest.margin - self.min_margin) as usize;
-        let reaction_effect = contest.reaction_effect.unwrap_or(0) as usize;
-        (((margin * EFFECT_STEPS + contest.effect_step as usize) * EFFECT_STEPS + reaction_effect)
-            << 1)
-            | usize::from(contest.reaction_hitched)
+        let margin = (contest.margin - self.min_margin) as u32;
+        let reaction_effect = contest.reaction_effect.unwrap_or(0);
+        let steps = EFFECT_STEPS as u32;
+        ((((margin * steps + contest.effect_step) * steps + reaction_effect) << 1)
+            | u32::from(contest.reaction_hitched)) as usize
     }
 }
 
@@ -100,15 +105,17 @@ impl PackedTally {
         self.contests[self.layout.contest_index(contest)] += 1;
     }
 
-    /// counts the first `count` of [`super::score::LANES`] rolls of the action pool alone.
+    /// Counts the first `count` of [`LANES`] rolls of the action pool alone.
     #[inline(always)]
     pub(super) fn add_roll_lanes(&mut self, actions: &LaneRolls, count: usize) {
+        let rolls = self.roll_lanes(actions);
         for lane in 0..count {
-            self.add_roll(actions.roll(lane), 0);
+            self.hitches[usize::from(actions.hitches[lane])] += 1;
+            self.rolls[rolls[lane] as usize] += 1;
         }
     }
 
-    /// counts the first `count` of [`super::score::LANES`] contests, the action pool's
+    /// Counts the first `count` of [`LANES`] contests, the action pool's
     /// rolls against the reacting pool's.
     #[inline(always)]
     pub(super) fn add_contest_lanes(
@@ -117,11 +124,26 @@ impl PackedTally {
         reactions: &LaneRolls,
         count: usize,
     ) {
+        let rolls = self.roll_lanes(actions);
+        let contests: [u32; LANES] = std::array::from_fn(|lane| {
+            let contest = Contest::against_pool(actions.roll(lane), reactions.roll(lane), true);
+            self.layout.contest_index(&contest) as u32
+        });
         for lane in 0..count {
-            let action = actions.roll(lane);
-            self.add_roll(action, 0);
-            self.add_contest(&Contest::against_pool(action, reactions.roll(lane), true));
+            self.hitches[usize::from(actions.hitches[lane])] += 1;
+            self.rolls[rolls[lane] as usize] += 1;
+            self.contests[contests[lane] as usize] += 1;
         }
+    }
+
+    /// The table indices of [`LANES`] rolls without plot points, worked out
+    /// before any is counted (lane by lane, so in vector registers).
+    #[inline(always)]
+    fn roll_lanes(&self, actions: &LaneRolls) -> [u32; LANES] {
+        std::array::from_fn(|lane| {
+            let roll = actions.roll(lane);
+            self.layout.roll_index(roll.total, roll.effect_step, 0) as u32
+        })
     }
 
     pub(super) fn merge(&mut self, other: &PackedTally) {

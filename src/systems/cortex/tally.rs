@@ -109,9 +109,9 @@ impl PackedTally {
     #[inline(always)]
     pub(super) fn add_roll_lanes(&mut self, actions: &LaneRolls, count: usize) {
         let rolls = self.roll_lanes(actions);
-        for lane in 0..count {
-            self.hitches[usize::from(actions.hitches[lane])] += 1;
-            self.rolls[rolls[lane] as usize] += 1;
+        for (&hitches, &roll) in actions.hitches.iter().zip(&rolls).take(count) {
+            self.hitches[usize::from(hitches)] += 1;
+            self.rolls[roll as usize] += 1;
         }
     }
 
@@ -129,10 +129,11 @@ impl PackedTally {
             let contest = Contest::against_pool(actions.roll(lane), reactions.roll(lane), true);
             self.layout.contest_index(&contest) as u32
         });
-        for lane in 0..count {
-            self.hitches[usize::from(actions.hitches[lane])] += 1;
-            self.rolls[rolls[lane] as usize] += 1;
-            self.contests[contests[lane] as usize] += 1;
+        let lanes = actions.hitches.iter().zip(&rolls).zip(&contests);
+        for ((&hitches, &roll), &contest) in lanes.take(count) {
+            self.hitches[usize::from(hitches)] += 1;
+            self.rolls[roll as usize] += 1;
+            self.contests[contest as usize] += 1;
         }
     }
 

@@ -4,7 +4,11 @@
 //! 20-die mixed pool against 5d12 (target: under 5 ms). Issue 11: beside
 //! the Monte Carlo, the generator floor (the same six dice per trial drawn
 //! by the same generator in a bare loop; target: Monte Carlo at most 2.0x
-//! it), the exactly rounded single roll, and a 128-case exact sweep.
+//! it), the exactly rounded single roll, and a 128-case exact sweep. The
+//! Monte Carlo draws a batch's dice with this very loop (one `DieRoller`
+//! a block, `roll` per die, trial after trial), storing each face instead
+//! of summing it, then scores the batch side by side: the ratio is what
+//! scoring and counting add to drawing.
 
 use std::hint::black_box;
 

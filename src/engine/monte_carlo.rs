@@ -23,6 +23,15 @@ pub trait Sampler: Sync {
     fn new_tally(&self) -> Self::Tally;
     /// Plays one trial and records its outcome.
     fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally);
+    /// Plays `trials` trials of one block, all from the block's stream
+    /// `rng`. One by one unless a sampler knows better (a batch of trials
+    /// drawn first and scored together); either way the counts depend on
+    /// the block's stream alone, never on the thread that runs it.
+    fn block(&self, rng: &mut DiceRng, trials: u64, tally: &mut Self::Tally) {
+        for _ in 0..trials {
+            self.trial(rng, tally);
+        }
+    }
     /// Adds `other` into `into`.
     fn merge(&self, into: &mut Self::Tally, other: Self::Tally);
 }
@@ -60,9 +69,7 @@ fn run_block<S: Sampler>(sampler: &S, settings: &McSettings<'_>, block: u64, tal
     let start = block * BLOCK_SIZE;
     let n = BLOCK_SIZE.min(settings.trials - start);
     let mut rng = block_rng(settings.seed, block);
-    for _ in 0..n {
-        sampler.trial(&mut rng, tally);
-    }
+    sampler.block(&mut rng, n, tally);
     if let Some(progress) = settings.progress {
         progress.fetch_add(n, Ordering::Relaxed);
     }

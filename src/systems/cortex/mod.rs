@@ -33,6 +33,7 @@ pub mod rules;
 pub mod sample;
 pub mod scene;
 pub mod score;
+mod tally;
 pub mod weight;
 
 use serde_json::{json, Map, Value};
@@ -173,31 +174,98 @@ impl CortexCase {
         hists: &mut CortexHists<W>,
         with_hitches: bool,
     ) {
+        self.record_pool(action, weight, hists, with_hitches);
+        if let Some(contest) = self.contest(action, reaction, with_hitches) {
+            self.record_contest(contest, weight, hists);
+        }
+    }
+
+    /// The action pool's own outcomes: its total, hitches and effect die.
+    fn record_pool<W: Copy + Default + std::ops::AddAssign>(
+        &self,
+        action: PoolRoll,
+        weight: W,
+        hists: &mut CortexHists<W>,
+        with_hitches: bool,
+    ) {
         hists.total.add(i64::from(action.total), weight);
         if with_hitches {
             hists.hitches.add(i64::from(action.hitches), weight);
         }
         hists.pool_effect.add(i64::from(action.effect_step), weight);
-        let (against, reaction_effect) = match (&self.opposition, reaction) {
-            (Opposition::None, _) => return,
-            (Opposition::Difficulty(d), _) => (i64::from(*d), None),
+    }
+
+    /// What an opposed roll's outcome depends on beyond the action pool's
+    /// own numbers; `None` for a roll without opposition.
+    fn contest(
+        &self,
+        action: PoolRoll,
+        reaction: Option<PoolRoll>,
+        with_hitches: bool,
+    ) -> Option<Contest> {
+        let against = match (&self.opposition, reaction) {
+            (Opposition::None, _) => return None,
+            (Opposition::Difficulty(d), _) => i64::from(*d),
             (Opposition::Pool(_), Some(r)) => {
-                if with_hitches && r.hitches > 0 {
-                    hists.reaction_hitch += weight;
-                }
-                (i64::from(r.total), Some(r.effect_step))
+                return Some(Contest::against_pool(action, r, with_hitches))
             }
             (Opposition::Pool(_), None) => unreachable!("a pool opposition is always rolled"),
         };
-        let margin = i64::from(action.total) - against;
-        hists.margin.add(margin, weight);
-        if self.rules.succeeds(margin) {
-            let step = self
-                .rules
-                .final_effect_step(action.effect_step, reaction_effect, margin);
+        Some(Contest {
+            margin: i64::from(action.total) - against,
+            effect_step: action.effect_step,
+            reaction_effect: None,
+            reaction_hitched: false,
+        })
+    }
+
+    /// An opposed roll's outcomes: the margin, success and the final effect.
+    fn record_contest<W: Copy + Default + std::ops::AddAssign>(
+        &self,
+        contest: Contest,
+        weight: W,
+        hists: &mut CortexHists<W>,
+    ) {
+        if contest.reaction_hitched {
+            hists.reaction_hitch += weight;
+        }
+        hists.margin.add(contest.margin, weight);
+        if self.rules.succeeds(contest.margin) {
+            let step = self.rules.final_effect_step(
+                contest.effect_step,
+                contest.reaction_effect,
+                contest.margin,
+            );
             hists.win_effect.add(i64::from(step), weight);
         } else {
             hists.fail += weight;
+        }
+    }
+}
+
+/// An opposed roll as its metrics see it (SPEC 2): the margin (action
+/// total minus the opposing total), the action's effect step, the reacting
+/// pool's effect step (for the optional step-down; `None` against a fixed
+/// difficulty) and whether the reacting pool rolled a hitch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Contest {
+    margin: i64,
+    effect_step: u32,
+    reaction_effect: Option<u32>,
+    reaction_hitched: bool,
+}
+
+impl Contest {
+    /// The contest of `action` against the reacting pool's roll `reaction`;
+    /// its hitches count unless `with_hitches` is false (the exact
+    /// programmes take them apart).
+    #[inline(always)]
+    fn against_pool(action: PoolRoll, reaction: PoolRoll, with_hitches: bool) -> Contest {
+        Contest {
+            margin: i64::from(action.total) - i64::from(reaction.total),
+            effect_step: action.effect_step,
+            reaction_effect: Some(reaction.effect_step),
+            reaction_hitched: with_hitches && reaction.hitches > 0,
         }
     }
 }
@@ -265,38 +333,6 @@ pub struct CortexHists<W> {
     /// Whether the weights are true counts of face combinations, so that
     /// each metric is an exact fraction (`--fractions`).
     pub counted: bool,
-}
-
-impl<W: Copy + Default + std::ops::AddAssign> CortexHists<W> {
-    fn merge(&mut self, other: &CortexHists<W>) {
-        self.total.merge(&other.total);
-        self.hitches.merge(&other.hitches);
-        self.pool_effect.merge(&other.pool_effect);
-        self.margin.merge(&other.margin);
-        self.win_effect.merge(&other.win_effect);
-        self.fail += other.fail;
-        self.reaction_hitch += other.reaction_hitch;
-        self.plot_points_spent.merge(&other.plot_points_spent);
-    }
-}
-
-impl CortexHists<u64> {
-    /// Trial counts out of `trials`, in the weights the metrics read.
-    fn to_counts(&self, trials: u64) -> CortexHists<u128> {
-        let wide = |h: &Hist<u64>| h.map(u128::from);
-        CortexHists {
-            total: wide(&self.total),
-            hitches: wide(&self.hitches),
-            pool_effect: wide(&self.pool_effect),
-            margin: wide(&self.margin),
-            win_effect: wide(&self.win_effect),
-            fail: u128::from(self.fail),
-            reaction_hitch: u128::from(self.reaction_hitch),
-            whole: u128::from(trials),
-            counted: false,
-            plot_points_spent: wide(&self.plot_points_spent),
-        }
-    }
 }
 
 /// A metric and, for a probability, its numerator over the whole.

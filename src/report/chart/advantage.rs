@@ -316,10 +316,7 @@ fn miss_to_strong(results: &[&CaseResult]) -> Option<Chart> {
     let never: Vec<String> = all_faces
         .iter()
         .enumerate()
-        .filter(|(i, _)| {
-            let drawn: Vec<Value> = series.iter().filter_map(|s| s.values[*i]).collect();
-            !drawn.is_empty() && drawn.iter().all(|v| v.value == 0.0)
-        })
+        .filter(|(i, _)| all_zero(series.iter().map(|s| &s.values[*i])))
         .map(|(_, f)| format!("d{f}"))
         .collect();
     let legend = bar_legend(&series);
@@ -340,15 +337,28 @@ fn miss_to_strong(results: &[&CaseResult]) -> Option<Chart> {
     chart.notes.extend(rules_note(results));
     chart.notes.extend(followers_note(results));
     chart.notes.extend(slice_note);
-    if !never.is_empty() {
-        chart.notes.push(format!(
-            "No bar for {}: under these rules it never turns a miss into a strong hit (0 in every case).",
-            never.join(", ")
-        ));
-    }
+    chart.notes.extend(never_turns_note(&never));
     chart.notes.push(method_note(results, true));
     chart.fit_height(520);
     Some(chart)
+}
+
+/// Whether every drawn value is zero (and at least one is drawn): a die
+/// whose bars all sit at zero cannot do it under these rules.
+fn all_zero<'a>(values: impl Iterator<Item = &'a Option<Value>>) -> bool {
+    let drawn: Vec<&Value> = values.flatten().collect();
+    !drawn.is_empty() && drawn.iter().all(|v| v.value == 0.0)
+}
+
+/// The note for dice that never turn a miss into a strong hit, so the
+/// reader does not look for invisible bars.
+fn never_turns_note(dice: &[String]) -> Option<String> {
+    (!dice.is_empty()).then(|| {
+        format!(
+            "No bar for {}: under these rules it never turns a miss into a strong hit (0 in every case).",
+            dice.join(", ")
+        )
+    })
 }
 
 /// A case's setup (SPEC 12), as a category label: "one die", "two dice",
@@ -475,6 +485,11 @@ fn setups(results: &[&CaseResult]) -> Option<Chart> {
             value_labels: true,
         }),
     };
+    let never: Vec<String> = turned
+        .iter()
+        .filter(|s| all_zero(s.values.iter()))
+        .map(|s| s.name.clone())
+        .collect();
     let legend = bar_legend(&gained);
     let mut chart = Chart {
         stem: stem(System::Advantage, "setups"),
@@ -509,6 +524,7 @@ fn setups(results: &[&CaseResult]) -> Option<Chart> {
         }
     }
     chart.notes.extend(slice.note());
+    chart.notes.extend(never_turns_note(&never));
     chart.notes.push(format!(
         "No die is 2d6 + stat alone (exact). {}",
         method_note(cases, true)

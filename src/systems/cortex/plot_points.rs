@@ -40,7 +40,8 @@ pub struct PlotRoll {
     held: [Rank; MAX_HELD],
     len: u8,
     free_step: i8,
-    hitches: u16,
+    // A pool may hold 100,000 dice, so the count needs more than 16 bits.
+    hitches: u32,
 }
 
 impl PlotRoll {
@@ -58,15 +59,13 @@ impl PlotRoll {
     /// Adds one die of `step` showing `face`, by the scorer's rule.
     #[inline]
     pub fn push(&mut self, step: u8, face: u8) {
-        let mut hitches = u32::from(self.hitches);
         push_die(
             &mut self.held[..usize::from(self.len)],
             &mut self.free_step,
-            &mut hitches,
+            &mut self.hitches,
             step,
             face,
         );
-        self.hitches = hitches.min(u32::from(u16::MAX)) as u16;
     }
 
     /// The roll scored with the best `count` held dice in the total: the
@@ -79,11 +78,7 @@ impl PlotRoll {
             .map(|&rank| total_rank_step(rank) as i8)
             .max()
             .unwrap_or(-1);
-        scored(
-            total,
-            self.free_step.max(left_step),
-            u32::from(self.hitches),
-        )
+        scored(total, self.free_step.max(left_step), self.hitches)
     }
 
     /// The roll once the roller has spent what it takes to beat
@@ -277,6 +272,15 @@ mod tests {
         let dice = [Die::D12, Die::D8, Die::D6];
         let (r, spent) = roll(&dice, &[9, 1, 1], 1, 2).spend(1, &Rules::default(), 10);
         assert_eq!((r.total, r.effect_step, r.hitches, spent), (9, 0, 2, 0));
+    }
+
+    #[test]
+    fn hitches_past_sixteen_bits_are_counted() {
+        // A pool may hold 100,000 dice; the count once saturated at 65,535.
+        let dice = vec![Die::D4; 70_000];
+        let faces = vec![1u8; 70_000];
+        let (r, _) = roll(&dice, &faces, 2, 1).spend(2, &Rules::default(), 0);
+        assert_eq!(r.hitches, 70_000);
     }
 
     #[test]

@@ -20,6 +20,7 @@ use crate::engine::exact::{Budget, ExactError};
 use super::max_effect::{choice_outcomes, score_choice};
 use super::plot_points::PlotRoll;
 use super::pool_cache::{memoised, Cached, PoolOutcomes};
+use super::programme_step::{add_die, first_face_to_hold, ProgrammeState};
 use super::rules::{rank_face, total_rank, total_rank_step, Opposition, Policy, Rank, MAX_KEEP};
 use super::score::{score, PoolRoll, Scorer};
 use super::weight::{count_sum, exact_whole, quantise, ratio, Weight, FALLBACK_WHOLE};
@@ -50,20 +51,6 @@ impl Hash for DpState {
 }
 
 impl DpState {
-    /// A held die's step only matters if it could still become the effect
-    /// die, i.e. if it is larger than the largest free die; otherwise it is
-    /// set to 0 so that equivalent states merge.
-    fn canonical(mut self) -> DpState {
-        if self.free_step >= 0 {
-            for rank in &mut self.held {
-                if *rank != 0 && total_rank_step(*rank) as i8 <= self.free_step {
-                    *rank = total_rank(rank_face(*rank), 0);
-                }
-            }
-        }
-        self
-    }
-
     fn scorer(&self, keep: usize) -> Scorer {
         Scorer {
             keep,
@@ -80,6 +67,52 @@ impl DpState {
             hitches: scorer.hitches.min(hitch_cap) as u16,
         }
         .canonical()
+    }
+}
+
+/// What the plain programme fixes for every [`DpState`]: the total's size
+/// and the cap on the hitch count.
+#[derive(Clone, Copy)]
+struct DpSetting {
+    keep: usize,
+    hitch_cap: u32,
+}
+
+impl ProgrammeState for DpState {
+    type Setting = DpSetting;
+
+    fn hitched(mut self, setting: DpSetting) -> DpState {
+        self.hitches = (u32::from(self.hitches) + 1).min(setting.hitch_cap) as u16;
+        self
+    }
+
+    /// A face below the lowest of a full total cannot enter it.
+    fn first_useful_face(&self, setting: DpSetting) -> u8 {
+        first_face_to_hold(self.held[setting.keep - 1])
+    }
+
+    fn free_step_mut(&mut self) -> &mut i8 {
+        &mut self.free_step
+    }
+
+    /// A held die's step only matters if it could still become the effect
+    /// die, i.e. if it is larger than the largest free die; otherwise it is
+    /// set to 0 so that equivalent states merge.
+    fn canonical(mut self) -> DpState {
+        if self.free_step >= 0 {
+            for rank in &mut self.held {
+                if *rank != 0 && total_rank_step(*rank) as i8 <= self.free_step {
+                    *rank = total_rank(rank_face(*rank), 0);
+                }
+            }
+        }
+        self
+    }
+
+    fn pushed(self, setting: DpSetting, step: u8, face: u8) -> DpState {
+        let mut scorer = self.scorer(setting.keep);
+        scorer.push(step, face);
+        DpState::from_scorer(&scorer, setting.hitch_cap)
     }
 }
 
@@ -135,6 +168,7 @@ fn pool_programme<W: Weight>(
         free_step: -1,
         hitches: 0,
     };
+    let setting = DpSetting { keep, hitch_cap };
     let mut states: FxHashMap<DpState, W> = FxHashMap::default();
     states.insert(start, W::ONE);
     let mut sides_left: u64 = pool.dice().iter().map(|d| u64::from(d.sides())).sum();
@@ -154,35 +188,7 @@ fn pool_programme<W: Weight>(
         let work = states.len() as u64 * u64::from(sides);
         budget.spend(work, &what)?;
         cost += work;
-        let sides_u32 = u32::from(sides);
-        let mut next: FxHashMap<DpState, W> =
-            FxHashMap::with_capacity_and_hasher(states.len() * 2, Default::default());
-        for (state, &p) in &states {
-            // A 1: a hitch.
-            let mut hitched = *state;
-            hitched.hitches = (u32::from(hitched.hitches) + 1).min(hitch_cap) as u16;
-            *next.entry(hitched).or_default() += p.faces(1, sides_u32);
-            // Faces below a full total's lowest value: the die is simply free.
-            let first_useful = if state.held[keep - 1] != 0 {
-                rank_face(state.held[keep - 1]).max(2)
-            } else {
-                2
-            };
-            let below = first_useful.min(sides + 1) - 2;
-            if below > 0 {
-                let mut freed = *state;
-                freed.free_step = freed.free_step.max(step as i8);
-                *next.entry(freed.canonical()).or_default() += p.faces(u32::from(below), sides_u32);
-            }
-            for face in first_useful..=sides {
-                let mut scorer = state.scorer(keep);
-                scorer.push(step, face);
-                *next
-                    .entry(DpState::from_scorer(&scorer, hitch_cap))
-                    .or_default() += p.faces(1, sides_u32);
-            }
-        }
-        states = next;
+        states = add_die(&states, setting, step, sides);
     }
     let mut joint: FxHashMap<(u32, u32, u32), W> = FxHashMap::default();
     for (state, p) in states {

@@ -11,6 +11,7 @@ use rustc_hash::FxHashMap;
 use crate::dice::{Die, Pool};
 use crate::engine::exact::{Budget, ExactError};
 
+use super::programme_step::{add_die, ProgrammeState};
 use super::rules::{
     candidate_rank, candidate_rank_step, held_total, keep_top, rank_face, Policy, Rank, Rules,
     MAX_KEEP,
@@ -85,20 +86,6 @@ impl Choice {
         candidate_rank_step(self.held[i])
     }
 
-    /// A held die whose step is not above the largest outside step adds
-    /// nothing: every candidate leaves the outside dice free too. Zeroing it
-    /// lets equivalent states merge in the exact programme.
-    fn canonical(mut self) -> Choice {
-        if self.free_step >= 0 {
-            for rank in &mut self.held {
-                if *rank != 0 && candidate_rank_step(*rank) as i8 <= self.free_step {
-                    *rank = candidate_rank(rank_face(*rank), 0);
-                }
-            }
-        }
-        self
-    }
-
     /// Adds one die of `step` showing `face` (dice may come in any order).
     /// `count_hitches` is false in the exact programme, which takes hitches
     /// from [`super::exact::hitch_distribution`] instead so that states merge.
@@ -170,6 +157,50 @@ impl Choice {
     }
 }
 
+/// The `max-effect` programme's state: hitches come from
+/// [`super::exact::hitch_distribution`] instead, so a 1 changes nothing.
+impl ProgrammeState for Choice {
+    /// The total's size, `keep`.
+    type Setting = usize;
+
+    fn hitched(self, _keep: usize) -> Choice {
+        self
+    }
+
+    /// Once `keep + 1` dice are held, a face must beat the lowest of them
+    /// to enter.
+    fn first_useful_face(&self, keep: usize) -> u8 {
+        if self.len() == keep + 1 {
+            self.face(keep) + 1
+        } else {
+            2
+        }
+    }
+
+    fn free_step_mut(&mut self) -> &mut i8 {
+        &mut self.free_step
+    }
+
+    /// A held die whose step is not above the largest outside step adds
+    /// nothing: every candidate leaves the outside dice free too. Zeroing it
+    /// lets equivalent states merge in the exact programme.
+    fn canonical(mut self) -> Choice {
+        if self.free_step >= 0 {
+            for rank in &mut self.held {
+                if *rank != 0 && candidate_rank_step(*rank) as i8 <= self.free_step {
+                    *rank = candidate_rank(rank_face(*rank), 0);
+                }
+            }
+        }
+        self
+    }
+
+    fn pushed(mut self, keep: usize, step: u8, face: u8) -> Choice {
+        self.push(keep, step, face, false);
+        self.canonical()
+    }
+}
+
 impl Default for Choice {
     fn default() -> Self {
         Choice::new()
@@ -214,27 +245,7 @@ pub fn choice_outcomes<W: Weight>(
         let step = die.step() as u8;
         let sides = die.sides() as u8;
         budget.spend(states.len() as u64 * u64::from(sides), &what)?;
-        let sides_u32 = u32::from(sides);
-        let mut next: FxHashMap<Choice, W> =
-            FxHashMap::with_capacity_and_hasher(states.len() * 2, Default::default());
-        for (state, &p) in &states {
-            // A 1 is a hitch and changes nothing else.
-            *next.entry(*state).or_default() += p.faces(1, sides_u32);
-            let full = state.len() == keep + 1;
-            let first_useful = if full { state.face(keep) + 1 } else { 2 };
-            let below = first_useful.min(sides + 1) - 2;
-            if below > 0 {
-                let mut freed = *state;
-                freed.free_step = freed.free_step.max(step as i8);
-                *next.entry(freed.canonical()).or_default() += p.faces(u32::from(below), sides_u32);
-            }
-            for face in first_useful..=sides {
-                let mut pushed = *state;
-                pushed.push(keep, step, face, false);
-                *next.entry(pushed.canonical()).or_default() += p.faces(1, sides_u32);
-            }
-        }
-        states = next;
+        states = add_die(&states, keep, step, sides);
     }
     let mut joint: FxHashMap<(u32, u32), W> = FxHashMap::default();
     for (state, p) in states {

@@ -14,7 +14,8 @@
 //! - [`exact`]: the dynamic programmes, the hitch distribution and the
 //!   brute-force cross-check; [`weight`]: their counts of face combinations
 //!   and the division, once, into probabilities; [`pool_cache`]: each
-//!   pool's distribution computed once per run;
+//!   pool's distribution computed once per run; [`programme_step`]: the one
+//!   step, a die added to every state, that the three programmes share;
 //! - [`sample`]: the Monte Carlo trial;
 //! - [`scene`] and [`doom_chain`]: doom-pool scenes and their exact chain;
 //! - [`conflict`]: conflicts, stress exchanged until one side is out.
@@ -29,6 +30,7 @@ pub mod exact;
 pub mod max_effect;
 pub mod plot_points;
 pub mod pool_cache;
+mod programme_step;
 pub mod rules;
 pub mod sample;
 pub mod scene;

@@ -21,6 +21,7 @@ use rustc_hash::FxHashMap;
 use crate::dice::Pool;
 use crate::engine::exact::{Budget, ExactError};
 
+use super::programme_step::{add_die, first_face_to_hold, ProgrammeState};
 use super::rules::{rank_face, total_rank, total_rank_step, Rank, Rules, MAX_KEEP};
 use super::score::{push_die, scored, PoolRoll};
 use super::weight::Weight;
@@ -100,6 +101,25 @@ impl PlotRoll {
         }
         (self.scored_with(keep), 0)
     }
+}
+
+/// The plot-point programme's state: hitches are counted apart, so a 1
+/// changes nothing the roller can spend on.
+impl ProgrammeState for PlotRoll {
+    type Setting = ();
+
+    fn hitched(self, _: ()) -> PlotRoll {
+        self
+    }
+
+    /// A face below the lowest of a full set of held dice cannot be held.
+    fn first_useful_face(&self, _: ()) -> u8 {
+        first_face_to_hold(self.held[usize::from(self.len) - 1])
+    }
+
+    fn free_step_mut(&mut self) -> &mut i8 {
+        &mut self.free_step
+    }
 
     /// A held die's step only matters while it could still be the effect
     /// die, i.e. while it is larger than the largest free die; otherwise it
@@ -115,6 +135,12 @@ impl PlotRoll {
             }
         }
         self
+    }
+
+    fn pushed(mut self, _: (), step: u8, face: u8) -> PlotRoll {
+        self.push(step, face);
+        self.hitches = 0;
+        self.canonical()
     }
 }
 
@@ -136,7 +162,6 @@ pub fn plot_point_outcomes<W: Weight>(
 ) -> Result<Vec<(Spent, W)>, ExactError> {
     let what = || format!("the pool {pool} with {plot_points} plot points");
     let keep = rules.keep;
-    let slots = keep + plot_points;
     let mut states: FxHashMap<PlotRoll, W> = FxHashMap::default();
     states.insert(PlotRoll::new(keep, plot_points), W::ONE);
     let mut sides_left: u64 = pool.dice().iter().map(|d| u64::from(d.sides())).sum();
@@ -148,32 +173,7 @@ pub fn plot_point_outcomes<W: Weight>(
         }
         sides_left -= u64::from(sides);
         budget.spend(states.len() as u64 * u64::from(sides), &what)?;
-        let sides_u32 = u32::from(sides);
-        let mut next: FxHashMap<PlotRoll, W> =
-            FxHashMap::with_capacity_and_hasher(states.len() * 2, Default::default());
-        for (state, &p) in &states {
-            // A 1 is a hitch: it changes nothing the roller can spend on.
-            *next.entry(*state).or_default() += p.faces(1, sides_u32);
-            let lowest = state.held[slots - 1];
-            let first_useful = if lowest != 0 {
-                rank_face(lowest).max(2)
-            } else {
-                2
-            };
-            let below = first_useful.min(sides + 1) - 2;
-            if below > 0 {
-                let mut freed = *state;
-                freed.free_step = freed.free_step.max(step as i8);
-                *next.entry(freed.canonical()).or_default() += p.faces(u32::from(below), sides_u32);
-            }
-            for face in first_useful..=sides {
-                let mut pushed = *state;
-                pushed.push(step, face);
-                pushed.hitches = 0;
-                *next.entry(pushed.canonical()).or_default() += p.faces(1, sides_u32);
-            }
-        }
-        states = next;
+        states = add_die(&states, (), step, sides);
     }
     let mut joint: FxHashMap<Spent, W> = FxHashMap::default();
     for (state, p) in states {

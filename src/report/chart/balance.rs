@@ -36,7 +36,7 @@ pub fn charts(balances: &[BalanceResult]) -> Vec<Chart> {
 fn key_name(answer: &BalanceResult) -> String {
     match answer.form {
         Form::Pools => "doom pool".into(),
-        Form::General => answer.key.clone(),
+        Form::General => labels::key_noun(&answer.key),
     }
 }
 
@@ -61,7 +61,7 @@ fn series(answer: &BalanceResult) -> Vec<LineSeries> {
         .collect();
     vec![
         LineSeries {
-            name: answer.metric.clone(),
+            name: labels::metric_phrase(&answer.metric),
             colour: palette(0),
             marker: 0,
             points: metric,
@@ -122,9 +122,9 @@ fn chart(table: usize, answers: &[&BalanceResult]) -> Chart {
                     x_label: format!("{} (the ladder, in order)", key_name(answer)),
                     x_ticks: ticks,
                     axis: if probability {
-                        Axis::percent(format!("{}, %", answer.metric))
+                        Axis::percent(format!("{}, %", labels::metric_phrase(&answer.metric)))
                     } else {
-                        Axis::number(answer.metric.clone(), 2)
+                        Axis::number(labels::metric_phrase(&answer.metric), 2)
                     },
                 }),
             }
@@ -139,15 +139,18 @@ fn chart(table: usize, answers: &[&BalanceResult]) -> Chart {
     let mut chart = Chart {
         stem: stem(first.system, &format!("balance-{table}")),
         title: format!(
-            "Balance: which {} brings {} closest to {}",
+            "Balance: which {} brings the {} closest to {}",
             key_name(first),
-            first.metric,
+            labels::metric_phrase(&first.metric),
             target_text(first)
         ),
+        // The metric's own name once, so a reader finds its rows in
+        // balance.csv (its `metric` column).
         notes: vec![format!(
-            "{}: each rung of the {} evaluated like a case; the marked rung is closest to the target (a rung where the metric is undefined never wins).",
+            "{}: each rung of the {} evaluated like a case; the marked rung is closest to the target (a rung where the metric is undefined never wins). Metric: {} in balance.csv.",
             first.system,
-            key_name(first)
+            key_name(first),
+            first.metric
         )],
         legend: line_legend(&series(first)),
         panels,

@@ -158,6 +158,88 @@ pub fn phrase(key: &str, value: &Json) -> String {
     }
 }
 
+/// Input `key` as the name of what a balance ladder varies ("which
+/// starting doom pool brings ..."): the key with its underscores as spaces
+/// unless it needs more words to read as a noun.
+pub fn key_noun(key: &str) -> String {
+    match key {
+        "vs" => "opposing pool".into(),
+        "pool" | "hero" => "hero pool".into(),
+        "foe" => "foe pool".into(),
+        "doom" => "starting doom pool".into(),
+        "dice" => "number of dice".into(),
+        "plot_points" => "number of plot points".into(),
+        "actions" => "number of actions".into(),
+        "rolls" => "number of rolls an encounter".into(),
+        "die" => "advantage die".into(),
+        other => other.replace('_', " "),
+    }
+}
+
+/// What metric `name` measures, as a designer would say it ("chance of
+/// success" for `p_success`), for chart titles, axes and legends; a metric
+/// this table does not know reads as its own name. Meanings are SPEC's
+/// metric lists: Cortex rolls (SPEC 2, plot points SPEC 10), Storytelling
+/// (SPEC 3), the advantage die (SPEC 4), scenes (SPEC 5) and conflicts
+/// (SPEC 9). A name several systems share means the same there (Storytelling
+/// successes are dice, scene successes are actions: both are successes).
+pub fn metric_phrase(name: &str) -> String {
+    let known = match name {
+        // Cortex rolls.
+        "p_success" => "chance of success",
+        "p_heroic" => "chance of a heroic success",
+        "p_tie" => "chance of a tie",
+        "p_hitch" => "chance of a hitch",
+        "p_botch" => "chance of a botch",
+        "p_reaction_hitch" => "chance the opposition rolls a hitch",
+        "mean_total" => "average total",
+        "mean_hitches" => "average number of hitches",
+        "mean_margin" => "average margin",
+        "mean_effect_step" => "average effect step on a success (d4 = 0)",
+        "win_effect_beyond" => "chance of success with an effect beyond d12",
+        "mean_plot_points_spent" => "average plot points spent",
+        // Storytelling and scenes.
+        "p_exceptional" => "chance of an exceptional success",
+        "p_dramatic" => "chance of a dramatic failure",
+        "mean_successes" => "average number of successes",
+        "mean_plot_points" => "average plot points earned",
+        "p_ended_early" => "chance the scene ends early",
+        "mean_final_doom_dice" => "average doom dice at the end",
+        // The advantage die.
+        "p_miss" => "share of rolls that miss",
+        "p_weak" => "share of rolls that are weak hits",
+        "p_strong" => "share of rolls that are strong hits",
+        "strong_per_encounter" => "strong hits per encounter",
+        "p_encounter_strong" => "chance of a strong hit in an encounter",
+        "uses_per_encounter" => "advantage dice spent per encounter",
+        "miss_to_strong_per_encounter" => "misses turned into strong hits per encounter",
+        // Conflicts.
+        "p_foe_out" => "chance the foe is taken out",
+        "p_hero_out" => "chance the hero is taken out",
+        "p_neither" => "chance neither is taken out",
+        "p_hero_stressed" => "chance the hero ends stressed or out",
+        "mean_exchanges" => "average exchanges played",
+        "mean_exchanges_to_foe_out" => "average exchanges to take the foe out",
+        "mean_team_dice_left" => "average mob dice left",
+        _ => "",
+    };
+    if !known.is_empty() {
+        return known.into();
+    }
+    // The numbered families: one phrase per member.
+    if let Some(size) = name.strip_prefix("win_effect_") {
+        format!("chance of success with a {size} effect die")
+    } else if let Some(size) = name.strip_prefix("pool_effect_") {
+        format!("chance the effect die is a {size}")
+    } else if let Some(i) = name.strip_prefix("p_success_action_") {
+        format!("chance action {i} succeeds")
+    } else if let Some(n) = name.strip_prefix("p_plot_points_spent_") {
+        format!("chance exactly {n} plot points are spent")
+    } else {
+        name.into()
+    }
+}
+
 /// A spending policy: the Cortex dice choice (SPEC 2) or when the
 /// advantage die is spent (SPEC 4, step 2).
 fn policy(value: &Json) -> String {
@@ -260,6 +342,42 @@ mod tests {
                     assert!(!p.contains(".0"), "{key}: {p}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn metrics_read_as_words_and_unknown_ones_as_their_name() {
+        assert_eq!(metric_phrase("p_success"), "chance of success");
+        assert_eq!(
+            metric_phrase("p_success_action_3"),
+            "chance action 3 succeeds"
+        );
+        assert_eq!(
+            metric_phrase("win_effect_d8"),
+            "chance of success with a d8 effect die"
+        );
+        assert_eq!(metric_phrase("no_such_metric"), "no_such_metric");
+    }
+
+    #[test]
+    fn every_metric_a_balance_can_name_has_words() {
+        // The metrics the bundled scenarios and SPEC's tables name.
+        for name in [
+            "p_success",
+            "p_heroic",
+            "mean_total",
+            "mean_effect_step",
+            "mean_successes",
+            "p_exceptional",
+            "p_dramatic",
+            "p_ended_early",
+            "strong_per_encounter",
+            "p_encounter_strong",
+            "p_foe_out",
+            "mean_exchanges_to_foe_out",
+        ] {
+            let words = metric_phrase(name);
+            assert!(!words.contains('_'), "{name}: {words}");
         }
     }
 

@@ -209,7 +209,7 @@ fn win_effect(results: &[&CaseResult]) -> Option<Chart> {
         }
     }
     let mut panels = Vec::new();
-    let mut most_bars = 0;
+    let mut bars_per_panel = Vec::new();
     let mut longest = 0;
     for pool in &pools {
         let mut series = template.clone();
@@ -240,7 +240,7 @@ fn win_effect(results: &[&CaseResult]) -> Option<Chart> {
                 s.values.push(v);
             }
         }
-        most_bars = most_bars.max(categories.len());
+        bars_per_panel.push(categories.len() as u32);
         panels.push(Panel {
             caption: (pools.len() > 1).then(|| labels::phrase("pool", &pool.as_str().into())),
             plot: Plot::Bars(shares_bars(categories, series)),
@@ -262,7 +262,9 @@ fn win_effect(results: &[&CaseResult]) -> Option<Chart> {
         .notes
         .extend(fixed_rules_note(&opposed, &["pool", "vs", "difficulty"]));
     chart.notes.push(method_note(&opposed, true));
-    chart.fit_height(110 + 46 * most_bars as u32);
+    // The renderer gives each panel (one a row) height by its bar count,
+    // so bars are equally thick in every panel.
+    chart.fit_row_heights(bars_per_panel.iter().map(|bars| 110 + 46 * bars));
     Some(chart)
 }
 

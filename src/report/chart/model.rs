@@ -247,9 +247,18 @@ impl Chart {
     /// Grows the canvas so each panel row gets `panel_height` pixels on top
     /// of room for the title, notes and legend.
     pub fn fit_height(&mut self, panel_height: u32) {
-        let rows = self.panels.len().div_ceil(self.columns.max(1)) as u32;
+        let rows = self.panels.len().div_ceil(self.columns.max(1));
+        self.fit_row_heights(std::iter::repeat_n(panel_height, rows));
+    }
+
+    /// Grows the canvas so the panel rows get these heights in total (rows
+    /// of different sizes, as the renderer lays out horizontal bars: see
+    /// `render::row_heights`) on top of room for the title, notes and legend.
+    pub fn fit_row_heights(&mut self, row_heights: impl IntoIterator<Item = u32>) {
         let header = 150 + 26 * self.notes.len() as u32 + 30 * (self.legend.len() as u32 / 4);
-        self.height = self.height.max(header + rows * panel_height);
+        self.height = self
+            .height
+            .max(header + row_heights.into_iter().sum::<u32>());
     }
 }
 

@@ -157,6 +157,19 @@ where
     Ok(())
 }
 
+/// The pixels a horizontal bar panel keeps above its bars and below them
+/// (the value ticks and the axis description): what is left of its height
+/// is shared out among its bars, which is how the layout gives panels of
+/// different bar counts equally thick bars (see `super::row_heights`).
+pub(super) fn horizontal_padding<DB: DrawingBackend>() -> (i32, i32)
+where
+    DB::ErrorType: 'static,
+{
+    let tick_h = Canvas::<DB>::line_height(TICK);
+    let desc_h = Canvas::<DB>::line_height(DESC);
+    (4, 8 + tick_h + 10 + desc_h + 4)
+}
+
 /// Categories down the left, values along the bottom; draws the value grid.
 fn horizontal_frame<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
@@ -169,7 +182,6 @@ fn horizontal_frame<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let tick_h = Canvas::<DB>::line_height(TICK);
     let desc_h = Canvas::<DB>::line_height(DESC);
     // Room past the end of grouped bars for their value labels.
     let value_room = if bars.value_labels && !bars.stacked {
@@ -187,8 +199,9 @@ where
     }
     let left = area.x0 + desc_h + 12 + label_w + 12;
     let right = area.x1 - value_room.max(tick_w / 2 + 4);
-    let top = area.y0 + 4;
-    let bottom = area.y1 - (8 + tick_h + 10 + desc_h + 4);
+    let (above, below) = horizontal_padding::<DB>();
+    let top = area.y0 + above;
+    let bottom = area.y1 - below;
     let scale = Scale {
         lo,
         hi,

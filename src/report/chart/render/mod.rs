@@ -30,7 +30,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
 use self::axis::Area;
-use self::bars::draw_bars;
+use self::bars::{draw_bars, horizontal_padding};
 use self::canvas::{Canvas, Res, TextOutput};
 use self::heatmap::draw_heatmap;
 use self::lines::draw_lines;
@@ -199,7 +199,7 @@ where
     // Rows of panels are kept apart so a caption never touches the axis
     // label of the panel above.
     let row_gap = ROW_GAP;
-    let panel_h = (height - y - MARGIN / 2 - row_gap * (rows as i32 - 1)) / rows as i32;
+    let panels_h = height - y - MARGIN / 2 - row_gap * (rows as i32 - 1);
     let gap = if columns > 1 { 24 } else { 0 };
     // Every caption gets the height of the tallest, so the plots of a row line up.
     let mut caption_lines = 0;
@@ -209,20 +209,74 @@ where
             caption_lines = caption_lines.max(n);
         }
     }
+    let (above, below) = horizontal_padding::<DB>();
+    let chrome = caption_height::<DB>(caption_lines) + above + below;
+    let heights = row_heights(chart, panels_h, chrome);
+    let mut row_top = y;
     for (i, panel) in chart.panels.iter().enumerate() {
         let col = (i % columns) as i32;
-        let row = (i / columns) as i32;
+        let row = i / columns;
+        if col == 0 && row > 0 {
+            row_top += heights[row - 1] + row_gap;
+        }
         let x0 = MARGIN + col * panel_w;
-        let y0 = y + row * (panel_h + row_gap);
         draw_panel(
             &canvas,
             panel,
             caption_lines,
-            (x0, y0),
-            (x0 + panel_w - gap, y0 + panel_h),
+            (x0, row_top),
+            (x0 + panel_w - gap, row_top + heights[row]),
         )?;
     }
     Ok(())
+}
+
+/// The height of each row of panels, sharing out `space` pixels. Rows of
+/// horizontal bars (the effect-die charts, a panel per hero pool with as
+/// many bars as it has cases) keep `chrome` pixels each for the caption,
+/// ticks and axis description and share the rest by their largest bar
+/// count, so a bar is as thick in a panel of two as in a panel of eight;
+/// any other chart's rows are equal (as are bar rows of equal counts: the
+/// integer arithmetic gives the same pixels).
+fn row_heights(chart: &Chart, space: i32, chrome: i32) -> Vec<i32> {
+    let columns = chart.columns.max(1);
+    let rows = chart.panels.len().div_ceil(columns).max(1);
+    let equal = vec![space / rows as i32; rows];
+    let bars_per_row: Option<Vec<i32>> = chart
+        .panels
+        .chunks(columns)
+        .map(|row| {
+            row.iter().try_fold(1, |most, panel| match &panel.plot {
+                Plot::Bars(bars) if bars.horizontal => Some(most.max(bars.categories.len() as i32)),
+                _ => None,
+            })
+        })
+        .collect();
+    let Some(bars_per_row) = bars_per_row else {
+        return equal;
+    };
+    let total_bars: i32 = bars_per_row.iter().sum();
+    let bar_space = space - chrome * rows as i32;
+    if bar_space <= 0 || total_bars <= 0 {
+        return equal;
+    }
+    bars_per_row
+        .iter()
+        .map(|bars| chrome + bar_space * bars / total_bars)
+        .collect()
+}
+
+/// The pixels a panel's captions take above its plot, for `lines` lines
+/// of caption (none without a caption).
+fn caption_height<DB: DrawingBackend>(lines: usize) -> i32
+where
+    DB::ErrorType: 'static,
+{
+    if lines > 0 {
+        lines as i32 * (Canvas::<DB>::line_height(CAPTION) + 2) + 8
+    } else {
+        0
+    }
 }
 
 /// Legend entries laid out in centred rows; returns the y below them.
@@ -307,11 +361,7 @@ where
             canvas.text(line, (mid, y), CAPTION, true, INK, HPos::Center, VPos::Top)?;
         }
     }
-    let y0 = if caption_lines > 0 {
-        top + caption_lines as i32 * line_h + 8
-    } else {
-        top
-    };
+    let y0 = top + caption_height::<DB>(caption_lines);
     let area = Area {
         x0,
         y0,
@@ -322,5 +372,61 @@ where
         Plot::Heatmap(h) => draw_heatmap(canvas, h, area),
         Plot::Bars(b) => draw_bars(canvas, b, area),
         Plot::Lines(l) => draw_lines(canvas, l, area),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::chart::model::{Axis, Bars};
+
+    fn chart_of(plots: Vec<Plot>, columns: usize) -> Chart {
+        let mut chart = Chart::single("test", "test", plots[0].clone());
+        chart.panels = plots
+            .into_iter()
+            .map(|plot| Panel {
+                caption: None,
+                plot,
+            })
+            .collect();
+        chart.columns = columns;
+        chart
+    }
+
+    fn bars(horizontal: bool, count: usize) -> Plot {
+        Plot::Bars(Bars {
+            horizontal,
+            stacked: true,
+            categories: (0..count).map(|i| i.to_string()).collect(),
+            category_label: "Case".into(),
+            series: Vec::new(),
+            axis: Axis::percent("Share, %"),
+            value_labels: false,
+        })
+    }
+
+    #[test]
+    fn horizontal_bar_rows_share_height_by_bar_count() {
+        let chart = chart_of(vec![bars(true, 2), bars(true, 8)], 1);
+        let heights = row_heights(&chart, 1100, 100);
+        // What is left after each row's chrome goes 2 : 8.
+        assert_eq!(heights, vec![100 + 180, 100 + 720]);
+    }
+
+    #[test]
+    fn a_row_is_as_tall_as_its_longest_panel_needs() {
+        let chart = chart_of(
+            vec![bars(true, 1), bars(true, 3), bars(true, 3), bars(true, 3)],
+            2,
+        );
+        assert_eq!(row_heights(&chart, 800, 100), vec![400, 400]);
+    }
+
+    #[test]
+    fn other_charts_keep_equal_rows() {
+        let chart = chart_of(vec![bars(false, 2), bars(false, 8)], 1);
+        assert_eq!(row_heights(&chart, 1000, 100), vec![500, 500]);
+        let mixed = chart_of(vec![bars(true, 2), bars(false, 8)], 1);
+        assert_eq!(row_heights(&mixed, 1000, 100), vec![500, 500]);
     }
 }

@@ -1,7 +1,7 @@
-//! Cortex speed targets (foundation issue): Monte Carlo opposed rolls per
+//! Cortex speed targets: Monte Carlo opposed rolls per
 //! second for `d10 2d8 d6` against `2d6` on one thread and on every thread
 //! (target: 25 million per second per thread), and the exact engine on a
-//! 20-die mixed pool against 5d12 (target: under 5 ms). Issue 11: beside
+//! 20-die mixed pool against 5d12 (target: under 5 ms). Beside
 //! the Monte Carlo, the generator floor (the same six dice per trial drawn
 //! by the same generator in a bare loop; target: Monte Carlo at most 2.0x
 //! it), the exactly rounded single roll, and a 128-case exact sweep. The
@@ -74,7 +74,7 @@ fn exact(c: &mut Criterion) {
     });
 }
 
-/// Issue 11: one exactly rounded opposed roll (pools memoised after the
+/// One exactly rounded opposed roll (pools memoised after the
 /// first iteration, as in any run that meets them again), and the 128-case
 /// sweep of 8 hero pools against 16 doom pools (2..5 dice of d6..d12).
 fn exact_rounded(c: &mut Criterion) {

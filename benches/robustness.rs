@@ -1,4 +1,4 @@
-//! Robustness speed targets (issue 7): `--method exact` refuses a case it
+//! Robustness speed targets: `--method exact` refuses a case it
 //! cannot finish in well under a second (target: under 1 s, before the
 //! work); a 1,000-die pool runs in Monte Carlo at full speed (dice rolled
 //! per second, compared with a small pool); a 100,000-case sweep loads in

@@ -1,7 +1,7 @@
-//! Speed targets of the balancing tools (issue 5): an exact doom-pool scene
+//! Speed targets of the balancing tools: an exact doom-pool scene
 //! of 10 actions from a 3d8 doom pool "in well under a second", the balance
 //! solver on the default nine-rung ladder ("instant"), the exact
-//! max-effect programme, and (issue 11) a 60-action scene within about a
+//! max-effect programme, and a 60-action scene within about a
 //! second.
 
 use std::hint::black_box;
@@ -31,7 +31,7 @@ fn scene_exact(c: &mut Criterion) {
     });
 }
 
-/// Issue 11: a 60-action scene, exact (pools below 1e-15 dropped) within
+/// A 60-action scene, exact (pools below 1e-15 dropped) within
 /// about a second.
 fn scene_exact_60_actions(c: &mut Criterion) {
     let case = SceneCase {

@@ -1,4 +1,4 @@
-//! Storytelling speed (issue 3): Monte Carlo pools per second for a 10-die
+//! Storytelling speed: Monte Carlo pools per second for a 10-die
 //! 10-again pool on one thread and on every thread, and the exact method on
 //! a 40-die 8-again rote pool (target: milliseconds).
 

@@ -312,7 +312,7 @@ mod tests {
             .contains("d4, d6, d8, d10 or d12"));
     }
 
-    /// Issue 15: a `+` stands between two terms; none may lead, trail or double.
+    /// A `+` stands between two terms; none may lead, trail or double.
     #[test]
     fn a_plus_stands_between_two_terms() {
         for bad in ["2d6+", "+d6", "d6++d8", "d6 + + d8", "+", "d6 +"] {
@@ -327,7 +327,7 @@ mod tests {
         }
     }
 
-    /// Issue 15 item 20: the count asked for is reported as given, never
+    /// The count asked for is reported as given, never
     /// saturated or cut off at the first term past the cap.
     #[test]
     fn too_many_dice_are_counted_as_given() {

@@ -148,7 +148,7 @@ mod tests {
         assert!(hi0 > 0.03 && hi0 < 0.04);
     }
 
-    /// Issue 15 item 17: exact bounds at the ends, for any number of trials.
+    /// Exact bounds at the ends, for any number of trials.
     #[test]
     fn wilson_bounds_are_exact_at_zero_and_one() {
         for n in [1.0, 5.0, 7.0, 100.0, 1e6] {
@@ -165,7 +165,7 @@ mod tests {
         }
     }
 
-    /// Issue 15 item 16: no interval for a mean of fewer than 30 samples or
+    /// No interval for a mean of fewer than 30 samples or
     /// of samples with no spread; one from 30 samples with spread.
     #[test]
     fn a_mean_of_few_or_identical_samples_has_no_interval() {

@@ -1,5 +1,5 @@
 //! Command-line tests: output formats, report folders, and every bad input
-//! the foundation issue lists (exit 2 with a message, never a panic).
+//! of the command line (exit 2 with a message, never a panic).
 
 mod common;
 

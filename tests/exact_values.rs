@@ -1,4 +1,4 @@
-//! Exact means exact (issue 11): exact Cortex odds are the correctly
+//! Exact means exact: exact Cortex odds are the correctly
 //! rounded values of the true fractions, `--fractions` writes those
 //! fractions in lowest terms, and a pool's own metrics print as one number
 //! in every case that rolls it.

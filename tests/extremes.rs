@@ -1,4 +1,4 @@
-//! Extreme sizes (issue 7): a 1,000-die Cortex pool in Monte Carlo, memory
+//! Extreme sizes: a 1,000-die Cortex pool in Monte Carlo, memory
 //! that stays flat however many trials a run has, `--method exact` refusing
 //! what the exact engine cannot do (naming `--method mc`), and a ten-billion
 //! trial run that is accepted and shows its progress on a terminal.

@@ -1,4 +1,4 @@
-//! Hardening (issue 15): inputs found by adversarial testing that crashed
+//! Hardening: inputs found by adversarial testing that crashed
 //! the tool, wrote outside the report folder, grew memory without bound or
 //! hung. Each test here failed before its fix. Hangs are guarded by a
 //! generous timeout, never by a wall-clock assertion.

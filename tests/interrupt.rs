@@ -175,7 +175,7 @@ fn sigint_during_monte_carlo_exits_130_and_keeps_the_old_report() {
     assert_eq!(snapshot(&out), before, "the old report folder changed");
 }
 
-/// Issue 15 item 8: SIGTERM (a `kill`, a service stopping) and SIGHUP (the
+/// SIGTERM (a `kill`, a service stopping) and SIGHUP (the
 /// terminal closing) end a run as Ctrl-C does: no temporary file, no
 /// half-new folder.
 #[test]

@@ -1,5 +1,5 @@
-//! Memory of big sweeps (issue 15, item 1: "memory stays under about 1 GB
-//! whatever the case count"). A 24,000-case Cortex sweep is run as a
+//! Memory of big sweeps: it stays under about 1 GB whatever the case
+//! count. A 24,000-case Cortex sweep is run as a
 //! child process, writing its report folder with charts and its CSV to
 //! stdout, then again with JSON to stdout; the children's peak resident
 //! memory (`getrusage(RUSAGE_CHILDREN)`, the largest child's) must stay

@@ -1,4 +1,4 @@
-//! Probabilities stay in [0, 1] (issue 11): every probability metric and
+//! Probabilities stay in [0, 1]: every probability metric and
 //! every distribution row of every bundled scenario, by every method, and of
 //! the quick commands that once printed `pool_effect_d4 = 1.0000000000000004`.
 
@@ -75,7 +75,7 @@ fn text(s: &str) -> RawValue {
 }
 
 #[test]
-fn quick_commands_of_the_issue_stay_in_range() {
+fn quick_commands_stay_in_range() {
     let cases = [
         resolve(
             System::Cortex,

@@ -1,4 +1,4 @@
-//! Property tests (issue 7) that hold for every system and every case:
+//! Property tests that hold for every system and every case:
 //!
 //! - each metric family's probabilities sum to 1, and so does every
 //!   distribution of the table, exact and Monte Carlo;

@@ -1,4 +1,4 @@
-//! CLI tests of the reports (issue 6): `oddsmith run` writes charts unless
+//! CLI tests of the reports: `oddsmith run` writes charts unless
 //! `--no-charts`; `oddsmith report` writes every scenario's folder plus
 //! `index.md` and `index.html`, reproducibly, refuses bad input before
 //! writing anything, and a Ctrl-C leaves no files behind.

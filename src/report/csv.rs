@@ -4,7 +4,7 @@
 //!
 //! Each table is written row by row to a writer (a file, stdout), never
 //! built whole in memory: a 100,000-case sweep's tables run to hundreds
-//! of megabytes (issue 15, item 1).
+//! of megabytes.
 
 use std::io::Write;
 
@@ -13,9 +13,10 @@ use serde_json::Value;
 use super::{number, CaseResult, Report};
 use crate::distribution::at_least;
 
-fn finish<W: Write>(mut writer: csv::Writer<W>) -> anyhow::Result<()> {
+/// Writes everything through to the writer, which is handed back.
+fn finish<W: Write>(writer: csv::Writer<W>) -> anyhow::Result<W> {
     writer
-        .flush()
+        .into_inner()
         .map_err(|e| anyhow::anyhow!("cannot finish a CSV table: {e}"))
 }
 
@@ -114,7 +115,7 @@ pub fn summary(report: &Report, out: impl Write) -> anyhow::Result<()> {
         }
         writer.write_record(&row)?;
     }
-    finish(writer)
+    finish(writer).map(|_| ())
 }
 
 /// `metrics.csv`: `case, system, method, metric, value, ci_low, ci_high,
@@ -139,7 +140,7 @@ pub fn metrics(report: &Report, out: impl Write) -> anyhow::Result<()> {
             ])?;
         }
     }
-    finish(writer)
+    finish(writer).map(|_| ())
 }
 
 /// `distributions.csv`: `case, method, variable, outcome, probability,
@@ -195,9 +196,7 @@ impl<W: Write> DistributionsWriter<W> {
 
     /// Everything written through to the writer, which is handed back.
     pub fn finish(self) -> anyhow::Result<W> {
-        self.writer
-            .into_inner()
-            .map_err(|e| anyhow::anyhow!("cannot finish a CSV table: {e}"))
+        finish(self.writer)
     }
 }
 

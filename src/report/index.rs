@@ -1,4 +1,4 @@
-//! The index of `oddsmith report` (issue 6): `index.md` and `index.html`
+//! The index of `oddsmith report`: `index.md` and `index.html`
 //! listing every scenario's report folder with its description, the seed,
 //! trials and methods used, the rule switches (inputs held fixed, and the
 //! ones swept with their values), links to its tables and its charts

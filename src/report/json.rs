@@ -22,7 +22,7 @@ fn number_or_null(x: Option<f64>) -> Value {
 /// The report as the SPEC's JSON object, pretty-printed with a final
 /// newline, written straight to `out`; `run_json` adds the folder-only keys.
 /// Only one result's object exists at a time: the whole report as one
-/// [`Value`] took several times the size of its text (issue 15, item 1).
+/// [`Value`] took several times the size of its text.
 pub fn write_report(report: &Report, run_json: bool, mut out: impl Write) -> anyhow::Result<()> {
     serde_json::to_writer_pretty(&mut out, &ReportJson { report, run_json })
         .context("cannot write the JSON report")?;

@@ -264,7 +264,7 @@ pub enum FileBody<'a> {
     Bytes(Vec<u8>),
     /// Written straight into the new folder when it is made: the tables,
     /// `run.json` and the pages, which grow with the case count and would
-    /// otherwise all sit in memory at once (issue 15, item 1).
+    /// otherwise all sit in memory at once.
     Stream(WriteFile<'a>),
 }
 
@@ -371,7 +371,7 @@ mod tests {
         assert!(write_atomic(&dir.path().join("missing/a.csv"), b"x").is_err());
     }
 
-    /// Issue 15 item 3: a symlink planted under the temporary name the
+    /// A symlink planted under the temporary name the
     /// writer once used (`.<file>.<pid>.tmp`) must not be written through.
     #[cfg(unix)]
     #[test]

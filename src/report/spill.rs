@@ -2,8 +2,8 @@
 //! as each case is evaluated, in an anonymous temporary file, and dropped
 //! from the results unless a chart may draw them: every other writer reads
 //! only the metrics, and the rows were the largest part of a result, so a
-//! 100,000-case sweep no longer holds them all (issue 15, item 1: memory
-//! stays under about 1 GB whatever the case count).
+//! 100,000-case sweep no longer holds them all: memory
+//! stays under about 1 GB whatever the case count.
 
 use std::fs::File;
 use std::io::{BufWriter, Seek, SeekFrom, Write};

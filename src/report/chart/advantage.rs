@@ -1,12 +1,12 @@
-//! Advantage-die charts (issue 6): miss / weak / strong shares as stacked
+//! Advantage-die charts: miss / weak / strong shares as stacked
 //! bars per die size beside the no-die baseline, one panel per policy (and
 //! whatever else varies), and `miss_to_strong_per_encounter` per die size
 //! as grouped bars (die sizes are categories, not points on a line). Metric names are SPEC 4's. When the cases hold more than one
 //! of SPEC 12's setups (one die, two dice, a party with or without
 //! `share`), a third chart sets the die sizes side by side per setup: the
 //! strong hits each player gains per encounter over the no-die baseline,
-//! and the misses each player's advantage turns into strong hits (issue 17:
-//! the difference between die sizes, not near-equal bars).
+//! and the misses each player's advantage turns into strong hits (what
+//! tells die sizes apart, rather than near-equal bars).
 //!
 //! The no-die baseline is plain 2d6 + `stat` (the roll the rules text's counter
 //! improves on), computed exactly here from the case's `stat`, `miss_max`
@@ -83,7 +83,7 @@ fn groups<'a>(results: &[&'a CaseResult]) -> (Vec<(String, Vec<&'a CaseResult>)>
     // names the die's bar instead of splitting panels.
     let followers = die_followers(results);
     keys.retain(|k| !followers.contains(k));
-    // The issue asks for panels per policy: the policy is split out last.
+    // Panels go per policy (the choice a player makes): split out last.
     let ranked: Vec<(String, u8)> = keys
         .iter()
         .map(|k| {

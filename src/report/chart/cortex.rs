@@ -1,4 +1,4 @@
-//! Cortex charts (issue 6): the `p_success` heatmap of hero pools against
+//! Cortex charts: the `p_success` heatmap of hero pools against
 //! opposing pools (or difficulties), the effect die as stacked bars per case
 //! (after opposition: `win_effect_*` with failures; alone: `pool_effect_*`),
 //! and hitch and botch frequencies per pool. Metric names are SPEC 2's.

@@ -1,8 +1,8 @@
 //! The words charts use for inputs: every `key = value` a chart shows in a
 //! title, note, legend entry, panel caption or category reads as a phrase
 //! ("doom pool keeps growing past 2d12", "ties go to the reaction") rather
-//! than as a raw `key=value` pair (issue 12, item 6: "human labels instead
-//! of key=value lists"). This is the one place that maps a key to its
+//! than as a raw `key=value` pair, so a chart reads
+//! at a glance. This is the one place that maps a key to its
 //! phrase; every chart builder goes through [`phrase`] (directly or through
 //! `label_of`, `fixed_rules_note` and the slice note), so a key reads the
 //! same in every chart. Keys are the registry's (`systems::*::KEYS`); a

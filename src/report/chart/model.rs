@@ -222,7 +222,7 @@ pub struct Chart {
     pub height: u32,
 }
 
-/// Charts are at least this big (the issue asks for 1200x800 or more).
+/// Charts are at least this big (1200x800 or more: legible when posted).
 pub const MIN_WIDTH: u32 = 1200;
 pub const MIN_HEIGHT: u32 = 800;
 

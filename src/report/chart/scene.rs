@@ -1,4 +1,4 @@
-//! Doom-pool scene charts (issue 6): the chance each action succeeds by its
+//! Doom-pool scene charts: the chance each action succeeds by its
 //! number in the scene, one line per case (typically per starting doom
 //! pool), and the distribution of the doom pool at the scene's end. Metric
 //! and distribution names are SPEC 5's (`p_success_action_N`, `final_doom`).
@@ -58,7 +58,7 @@ fn success_points(r: &CaseResult) -> Vec<Point> {
 const BUDGET: usize = 6;
 
 /// The key each line of a panel stands for: the doom pool when it varies
-/// (the issue's "one line per doom pool"), else the first input that does.
+/// (one line per doom pool), else the first input that does.
 fn line_key(keys: &[String]) -> Option<String> {
     keys.iter()
         .find(|k| *k == "doom")

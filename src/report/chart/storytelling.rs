@@ -1,4 +1,4 @@
-//! Storytelling charts (issue 6): P(at least k successes) against the pool
+//! Storytelling charts: P(at least k successes) against the pool
 //! size, one line per `again`/rote variant, and the success-count
 //! distribution of chosen pools. Both read the `successes` distribution
 //! (SPEC 3), so any k can be drawn; the pool size is `dice + modifier`, and
@@ -209,7 +209,7 @@ fn size_name(size: i64) -> String {
 }
 
 /// The success-count distribution of a few pool sizes, one panel per
-/// variant (every `again`/rote variant is shown, issue 12), the sizes
+/// variant (every `again`/rote variant is shown, none dropped), the sizes
 /// coloured alike in every panel.
 fn distributions(results: &[&CaseResult]) -> Chart {
     let groups = variants(results);

@@ -509,7 +509,7 @@ fn write_fixture_charts_for_review() {
     }
 }
 
-/// Issue 15 item 14: control characters in any label (names are refused at
+/// Control characters in any label (names are refused at
 /// load, but a chart must not rely on it) and XML's special characters
 /// still give a well-formed SVG.
 #[test]

@@ -1,4 +1,4 @@
-//! The at-least view of Cortex totals (issue 12, item 5): P(total >= n)
+//! The at-least view of Cortex totals: P(total >= n)
 //! against n, one line per hero pool, the view AnyDice and icepool users
 //! reach for first. The tail sums are `distributions.csv`'s `at_least`
 //! column, read through the one rule that makes it

@@ -1,4 +1,4 @@
-//! Memoised pool distributions (issue 11): the exact (total, effect,
+//! Memoised pool distributions: the exact (total, effect,
 //! hitches) distribution of a pool is computed once per run and shared by
 //! every case, sweep, balance ladder, scene and conflict that rolls the same
 //! pool with the same `keep` (and hitch cap). A sweep of 8 hero pools

@@ -1,4 +1,4 @@
-//! Weights of the Cortex exact engine (issue 11, "exact means exact"): the
+//! Weights of the Cortex exact engine (exact means exact): the
 //! programmes count face combinations in `u128` while every count fits, so
 //! a probability is one integer divided by another, divided once and
 //! correctly rounded ([`ratio`]), and written as a fraction in lowest terms

@@ -413,7 +413,7 @@ where
         }
     }
     // Beside the bar, just past its edge, so an interval never covers a
-    // thin segment (issue 12: "error bars that do not hide small segments").
+    // thin segment.
     for (l, h) in whiskers {
         draw_whisker(canvas, frame, b + WHISKER_OFFSET, (l, h))?;
     }

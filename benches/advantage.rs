@@ -1,6 +1,6 @@
 //! Advantage-die speed: Monte Carlo encounters per second, and the
 //! time the exact Markov chain takes for a 50-roll encounter (the target is
-//! milliseconds); SPEC 12's variants: two d8 counters, and a
+//! milliseconds); docs/advantage.md's variants: two d8 counters, and a
 //! party of 4 with d8 counters over 40 rolls, with and without `share`
 //! (the target is under a second). Run with
 //! `cargo bench --bench advantage -- --warm-up-time 1 --measurement-time 3`.

@@ -1,4 +1,4 @@
-//! The balance solver (SPEC 6): for each hero pool, the rung of a ladder of
+//! The balance solver (docs/cortex.md): for each hero pool, the rung of a ladder of
 //! opposing pools (by default the Cortex Plus rules text's difficulty table, "Уровни
 //! Сложности" in `cortex-plus.ru.txt`: die size by the act's character, die
 //! count by its scale) whose chance of success, or of a heroic success, is
@@ -36,10 +36,10 @@ pub const KEYS: &[&str] = &[
 /// The cortex roll rules a balance also reads from a scenario's `[cortex]`.
 pub const RULE_KEYS: &[&str] = ROLL_RULE_KEYS;
 
-/// The target when none is given: the SPEC's example, a bit better than even.
+/// The target when none is given: the documented example, a bit better than even.
 pub const DEFAULT_TARGET: f64 = 0.6;
 
-/// The rules text's nine doom pools ("Уровни Сложности"), in SPEC 6's order:
+/// The rules text's nine doom pools ("Уровни Сложности"), in docs/cortex.md's order:
 /// standard 2d6, heroic Xd8, catastrophic Xd10; global 3dX, cosmic 4dX.
 pub const DEFAULT_LADDER: [(&str, &str); 9] = [
     ("2d6", "standard"),
@@ -89,9 +89,9 @@ pub struct BalanceSpec {
     pub rules: Rules,
 }
 
-/// Which form a balance was asked in: SPEC 6's hero pools against a
-/// ladder of opposing pools (whose output keeps SPEC 6's shape), or SPEC
-/// 11's any system, key and metric.
+/// Which form a balance was asked in: docs/cortex.md's hero pools against a
+/// ladder of opposing pools (whose output keeps docs/cortex.md's shape), or
+/// any system, key and metric (docs/cortex.md, "Any system and metric").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Form {
     Pools,
@@ -115,7 +115,7 @@ pub struct BalanceQuestion {
     pub form: Form,
     pub table: usize,
     pub system: System,
-    /// The fixed keys as given (SPEC 6: the hero `pool`).
+    /// The fixed keys as given (docs/cortex.md: the hero `pool`).
     pub inputs: Map<String, Value>,
     pub key: String,
     pub metric: String,
@@ -195,7 +195,7 @@ impl BalanceQuestion {
 }
 
 /// The rung whose metric is closest to `target`; on equal distance the
-/// earlier wins (SPEC 6); a rung without a value never wins (SPEC 11).
+/// earlier wins (docs/cortex.md); a rung without a value never wins (docs/cortex.md).
 pub fn closest(ladder: &[RungValue], target: f64) -> Option<usize> {
     let mut best: Option<(usize, f64)> = None;
     for (i, rung) in ladder.iter().enumerate() {
@@ -436,7 +436,7 @@ mod tests {
             ["2d6", "2d8", "2d10", "3d6", "3d8", "3d10", "4d6", "4d8", "4d10"]
         );
         assert_eq!(r.ladder[4].label, Some("global heroic"));
-        // SPEC 8's exact figure for d10 2d8 d6 against 2d6.
+        // docs/reports.md's exact figure for d10 2d8 d6 against 2d6.
         assert!((r.ladder[0].metric.unwrap() - 0.8978587962962963).abs() < 1e-9);
         // Chances fall within each scale as the dice grow.
         assert!(
@@ -447,7 +447,7 @@ mod tests {
 
     #[test]
     fn heroic_targets_read_p_heroic() {
-        // REFERENCE: d8 d6 d6 against 2d6 has p_heroic 0.3166.
+        // Published figure: d8 d6 d6 against 2d6 has p_heroic 0.3166.
         let s = spec(vec![
             ("pools", pools(&["d8 d6 d6"])),
             ("ladder", pools(&["2d6"])),

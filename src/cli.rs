@@ -1,4 +1,4 @@
-//! The command line (SPEC 8), as clap derive structs: raw arguments only.
+//! The command line (docs/reports.md), as clap derive structs: raw arguments only.
 //! Turning them into cases and settings, and every check on their values,
 //! happens in [`crate::commands`] and the systems, so a flag is validated exactly
 //! like the scenario key of the same name.
@@ -281,10 +281,10 @@ pub struct ConflictArgs {
 
 #[derive(Debug, Clone, Args)]
 #[command(
-    after_help = "Any system (SPEC 11):\n  oddsmith balance --system storytelling --key dice --ladder 1,2,3,4,5,6 --metric p_success --target 0.9 --again 9\n  The system's keys are flags (a positional key is --pool, --dice, --hero); --set NAME=VALUE gives any key."
+    after_help = "Any system (docs/cortex.md):\n  oddsmith balance --system storytelling --key dice --ladder 1,2,3,4,5,6 --metric p_success --target 0.9 --again 9\n  The system's keys are flags (a positional key is --pool, --dice, --hero); --set NAME=VALUE gives any key."
 )]
 pub struct BalanceArgs {
-    /// One or more hero pools, e.g. "d10 2d8 d6" "d8 d6 d6" (SPEC 6). With --system, give the case's keys as flags instead.
+    /// One or more hero pools, e.g. "d10 2d8 d6" "d8 d6 d6" (docs/cortex.md). With --system, give the case's keys as flags instead.
     pub pools: Vec<String>,
     /// The p_success to aim for, 0..1 [default: 0.6]; with --system, the metric's target (0..1 for a p_* metric).
     #[arg(long, allow_negative_numbers = true)]
@@ -295,7 +295,7 @@ pub struct BalanceArgs {
     /// The rungs to try, comma-separated, e.g. "2d6,3d8" [default: the rules text's nine rungs]; with --system, values of --key.
     #[arg(long, allow_hyphen_values = true)]
     pub ladder: Option<String>,
-    /// Balance a case of any system (SPEC 11): cortex, cortex-scene, storytelling, advantage, ...
+    /// Balance a case of any system (docs/cortex.md): cortex, cortex-scene, storytelling, advantage, ...
     #[arg(long)]
     pub system: Option<String>,
     /// With --system: the key the ladder varies, e.g. dice, die, doom.
@@ -324,7 +324,7 @@ fn key_flag_id(key: &str) -> String {
 }
 
 /// Adds to `oddsmith balance` a flag for every key of every system that it
-/// does not already have (SPEC 11: "the system's keys are flags as in its
+/// does not already have (docs/cortex.md: "the system's keys are flags as in its
 /// quick command"), each taking one value (none: `true`).
 fn with_system_key_flags(mut command: clap::Command) -> clap::Command {
     let mut seen: Vec<&str> = Vec::new();

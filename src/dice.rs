@@ -1,6 +1,6 @@
 //! Dice notation: the `[N]dS` terms a user types (`d10 2d8 d6`, `d10+2d8+d6`,
 //! `2D6`), Cortex die sizes with their steps, and pools written back in the
-//! canonical form of SPEC section 1 (sorted largest first, equal sizes merged).
+//! canonical form of docs/scenarios.md (sorted largest first, equal sizes merged).
 //!
 //! Parsing is split in two: [`parse_terms`] reads the notation for any die size,
 //! and [`Pool::parse_cortex`] accepts only the sizes Cortex Plus uses (the rules
@@ -47,7 +47,7 @@ pub struct Term {
 }
 
 /// The terms of a pool as written, split at spaces and at `+` signs, each
-/// `+` standing between two terms (SPEC 1: `d10+2d8+d6`); a leading,
+/// `+` standing between two terms (docs/scenarios.md: `d10+2d8+d6`); a leading,
 /// trailing or doubled `+` is an error rather than silently dropped.
 fn split_terms(text: &str) -> Result<Vec<&str>, DiceError> {
     let mut terms = Vec::new();
@@ -191,7 +191,7 @@ impl fmt::Display for Die {
     }
 }
 
-/// Names an effect step, including steps beyond d12 (SPEC 2: "d12+1", ...).
+/// Names an effect step, including steps beyond d12 (docs/cortex.md: "d12+1", ...).
 pub fn effect_step_label(step: u32) -> String {
     match Die::from_step(step) {
         Some(die) => die.to_string(),

@@ -221,7 +221,7 @@ pub fn hist_rows(variable: &str, hist: &Hist<f64>, label: impl Fn(i64) -> String
         .collect()
 }
 
-/// Per row, P(variable >= outcome) (SPEC 8, `at_least`) where the outcome
+/// Per row, P(variable >= outcome) (docs/reports.md, `at_least`) where the outcome
 /// is a whole number (totals, margins, hitches, successes, exchanges, plot
 /// points), `None` for outcomes without an order (`fail`, `never`,
 /// `ended`, die names, tiers). Every system gets the column from its rows'

@@ -1,4 +1,4 @@
-//! The error kinds that decide the exit code (SPEC 8): bad input (2), an
+//! The error kinds that decide the exit code (docs/reports.md): bad input (2), an
 //! interrupted run (130), anything else (1). Bad-input errors carry a message
 //! that says what is wrong and what is allowed.
 

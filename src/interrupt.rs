@@ -1,4 +1,4 @@
-//! Ctrl-C (SIGINT), SPEC 8: the run stops within a second, exits with 130
+//! Ctrl-C (SIGINT), docs/reports.md: the run stops within a second, exits with 130
 //! and leaves the previous report folder as it was.
 //!
 //! The normal way out is cooperative: the handler sets the cancel flag, the

@@ -1,5 +1,5 @@
 //! The `oddsmith` binary: parse the command line, run it, print the whole
-//! error chain on failure and map it to SPEC 8's exit codes. Process exits
+//! error chain on failure and map it to docs/reports.md's exit codes. Process exits
 //! and the Ctrl-C handler live here and nowhere in the library.
 
 use std::sync::atomic::AtomicBool;

@@ -1,5 +1,5 @@
 //! Messages for people on stderr: progress notes, warnings and errors
-//! (SPEC 8: stdout carries results only). A message is a courtesy, never a
+//! (docs/reports.md: stdout carries results only). A message is a courtesy, never a
 //! reason to fail: `eprintln!` panics when stderr is closed or full
 //! (`2>/dev/full` ended a run with exit 101 after its report was written but
 //! before its results were printed), so every message goes through [`say`],

@@ -72,7 +72,7 @@ impl RawValue {
 }
 
 impl RawValue {
-    /// A resolved input (SPEC 8, `inputs`) as the value that would give it,
+    /// A resolved input (docs/reports.md, `inputs`) as the value that would give it,
     /// so a case can be resolved again from its inputs.
     pub fn from_json(value: &serde_json::Value) -> Option<RawValue> {
         use serde_json::Value;
@@ -153,7 +153,7 @@ pub fn combination_count(entries: &[(String, RawItem)]) -> usize {
         .fold(1usize, |count, n| count.saturating_mul(n))
 }
 
-/// Combination `index` of the lists among `entries` (SPEC 7: keys in file
+/// Combination `index` of the lists among `entries` (docs/scenarios.md: keys in file
 /// order, the last list varying fastest): each list replaced by its picked
 /// value, as a case's own key. Only the picked value is copied, never a
 /// whole list (a 100,000-value list copied per case would take minutes).

@@ -1,4 +1,4 @@
-//! Scenario files (SPEC 7): TOML with file-level `trials` and `seed`,
+//! Scenario files (docs/scenarios.md): TOML with file-level `trials` and `seed`,
 //! defaults tables named after systems (`[cortex]`), `[[case]]` and
 //! `[[sweep]]` arrays. The file is read with toml's spanned parser so every
 //! error names the file, line and column; values become [`RawValue`]s and
@@ -17,7 +17,7 @@ use crate::line_index::LineIndex;
 use crate::options::{allowed, did_you_mean, Entries, KeyStyle, Options, Pos, RawItem, RawValue};
 use crate::systems::{self, Case, System};
 
-/// The keys a scenario file holds besides its defaults tables (SPEC 7).
+/// The keys a scenario file holds besides its defaults tables (docs/scenarios.md).
 const TOP_LEVEL_KEYS: [&str; 7] = [
     "name",
     "description",
@@ -38,7 +38,7 @@ pub struct Scenario {
     pub trials: Option<u64>,
     pub seed: Option<u64>,
     pub cases: Vec<Case>,
-    /// `[[balance]]` questions (SPEC 6 and 11), every rung a case that
+    /// `[[balance]]` questions (docs/cortex.md), every rung a case that
     /// `run` evaluates by its method.
     pub balances: Vec<BalanceQuestion>,
 }
@@ -492,7 +492,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
     Ok(scenario)
 }
 
-/// A general `[[balance]]` (SPEC 11): its own keys, then its `case` table
+/// A general `[[balance]]` (docs/cortex.md): its own keys, then its `case` table
 /// of fixed keys, each rung resolved over the defaults tables its system
 /// reads, like a `[[case]]`.
 fn general_balance(

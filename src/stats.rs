@@ -1,5 +1,5 @@
 //! Monte Carlo statistics: 95% intervals for every metric (Wilson for
-//! probabilities, mean +/- z standard errors for means, as SPEC 8 asks) and
+//! probabilities, mean +/- z standard errors for means, as docs/reports.md asks) and
 //! the distance of a Monte Carlo value from the exact one in standard errors.
 
 use statrs::distribution::{ContinuousCDF, Normal};
@@ -21,7 +21,7 @@ fn effective_trials(spread: Spread, trials: u64) -> f64 {
 }
 
 /// Wilson score interval for a share `p` of `n` trials. At p = 0 the lower
-/// bound is exactly 0 and at p = 1 the upper bound exactly 1 (SPEC 8): the
+/// bound is exactly 0 and at p = 1 the upper bound exactly 1 (docs/reports.md): the
 /// formula gives them only up to rounding (2.8e-17, 0.9999999999999999).
 pub fn wilson(p: f64, n: f64, z: f64) -> (f64, f64) {
     let z2 = z * z;
@@ -41,7 +41,7 @@ pub fn wilson(p: f64, n: f64, z: f64) -> (f64, f64) {
     (low, high)
 }
 
-/// A mean resting on fewer samples than this has no interval (SPEC 8): the
+/// A mean resting on fewer samples than this has no interval (docs/reports.md): the
 /// normal approximation behind mean +/- z standard errors is not to be
 /// trusted on so few.
 pub const MIN_MEAN_SAMPLES: f64 = 30.0;
@@ -53,7 +53,7 @@ pub fn standard_error(metric: &Metric, trials: u64) -> Option<f64> {
     match metric.spread {
         Spread::Proportion { .. } if n >= 1.0 => Some((value * (1.0 - value) / n).max(0.0).sqrt()),
         Spread::Mean { variance, .. } if n >= 2.0 => {
-            // Sample standard deviation (n - 1), as SPEC 8 specifies.
+            // Sample standard deviation (n - 1), as docs/reports.md specifies.
             let sample_variance = variance * n / (n - 1.0);
             Some((sample_variance / n).sqrt())
         }

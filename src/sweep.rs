@@ -1,4 +1,4 @@
-//! Sweeps and case names (SPEC 7): the cases of one `[[sweep]]` (every key
+//! Sweeps and case names (docs/scenarios.md): the cases of one `[[sweep]]` (every key
 //! holding a list is swept, the cartesian product in key order, the last key
 //! varying fastest), each named from its swept values, and the name of an
 //! unnamed case (a quick command's, an unnamed `[[case]]`). The scenario
@@ -26,7 +26,7 @@ fn swept_label(key: &str, value: &RawValue) -> String {
     }
 }
 
-/// The cases of one sweep (SPEC 7): every key whose value is a list is
+/// The cases of one sweep (docs/scenarios.md): every key whose value is a list is
 /// swept, the cartesian product in key order with the last key varying
 /// fastest, each case named from its swept values (`prefix: ` first when
 /// the sweep has a `name`). A sweep without lists is one case, named like

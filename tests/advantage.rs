@@ -1,4 +1,4 @@
-//! The advantage die (SPEC 4 and 12): exact against Monte Carlo for every
+//! The advantage die (docs/advantage.md): exact against Monte Carlo for every
 //! policy, every variant (two counters, a party with and without `share`)
 //! and both `on_use` values, the quick command's flags and bad input, and
 //! the example scenarios.
@@ -58,7 +58,7 @@ fn exact_and_monte_carlo_agree_for_every_policy_and_on_use() {
 
 #[test]
 fn exact_and_monte_carlo_agree_for_every_variant_and_on_use() {
-    // SPEC 12: the players' habit, two counters, a party apart and sharing.
+    // docs/advantage.md: the players' habit, two counters, a party apart and sharing.
     let trials = 200_000;
     let base = AdvantageCase {
         die: 8,
@@ -122,7 +122,7 @@ fn a_party_without_share_plays_as_players_alone() {
     // Without share each player's counter sees only their own rolls, so a
     // party of 3 over 9 rolls is three lone players over 3 rolls each: the
     // per-encounter means add up, and roll 3k+1's tiers are a lone
-    // player's roll k+1 (SPEC 12, 3).
+    // player's roll k+1 (docs/advantage.md and docs/storytelling.md).
     let lone = AdvantageCase {
         die: 8,
         rolls: 3,
@@ -297,7 +297,7 @@ fn the_quick_command_takes_every_flag() {
 
 #[test]
 fn policy_never_gives_plain_2d6() {
-    // REFERENCE.md: stat 0, 4 rolls: p_encounter_strong = 1 - (5/6)^4.
+    // Published figure: stat 0, 4 rolls: p_encounter_strong = 1 - (5/6)^4.
     let result = advantage_json(&["--policy", "never"]);
     let m = &result["metrics"];
     let expected = 1.0 - (5.0f64 / 6.0).powi(4);

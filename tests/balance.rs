@@ -212,7 +212,7 @@ fn scenario_balances_use_cortex_defaults_and_need_no_cases() {
         "json",
         "--quiet",
     ]);
-    // REFERENCE.md: d6 d6 against 2d6 with equal totals to the action: 0.5502.
+    // Published figure: d6 d6 against 2d6 with equal totals to the action: 0.5502.
     let value = v["balance"][0]["best_value"].as_f64().unwrap();
     assert!((value - 0.5502).abs() < 5e-5, "{value}");
     assert_eq!(v["results"].as_array().unwrap().len(), 0);

@@ -1,6 +1,6 @@
 //! `oddsmith run`'s table (compact rows of headline metrics and the Cortex
 //! p_success matrix), the note on where the report went coming after the
-//! results, and the report folder's `at_least` column (SPEC 8).
+//! results, and the report folder's `at_least` column (docs/reports.md).
 
 mod common;
 

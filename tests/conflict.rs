@@ -1,4 +1,4 @@
-//! Command-line and scenario tests of Cortex conflicts (SPEC 9): the quick
+//! Command-line and scenario tests of Cortex conflicts (docs/cortex.md): the quick
 //! command and its flags, JSON with every input, `[cortex]` roll rules in a
 //! scenario (keys that do not apply skipped there, refused on a case), sweep
 //! names, Monte Carlo against exact, and bad input (exit 2, a message naming

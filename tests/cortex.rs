@@ -1,5 +1,5 @@
 //! Cortex engine cross-checks: the published and exact figures of
-//! REFERENCE.md, the fast exact method against brute force on random small
+//! Published figure, the fast exact method against brute force on random small
 //! pools, Monte Carlo against exact within 5 standard errors, and identical
 //! Monte Carlo results on any thread count.
 

@@ -15,7 +15,7 @@ use oddsmith::systems::SystemCase;
 
 #[test]
 fn fractions_match_the_reference() {
-    // REFERENCE.md: d8 d8 d6 alone.
+    // Published figure: d8 d8 d6 alone.
     let out = json_of(&["cortex", "d8 d8 d6", "--format", "json", "--fractions"]);
     let result = &out["results"][0];
     let fractions = &result["fractions"];
@@ -48,7 +48,7 @@ fn cortex(pool: &str, vs: Option<&str>) -> CortexCase {
 
 #[test]
 fn values_are_their_fractions_rounded_once() {
-    // REFERENCE.md: d8 d8 d6 alone, mean_total = 1945/192 (small enough
+    // Published figure: d8 d8 d6 alone, mean_total = 1945/192 (small enough
     // that f64 division rounds it once too).
     let alone = cortex("d8 d8 d6", None);
     let metrics = alone.exact(&mut Budget::unlimited()).unwrap().metrics;
@@ -69,7 +69,7 @@ fn values_are_their_fractions_rounded_once() {
         let value = metrics.iter().find(|m| &m.name == name).unwrap().value;
         assert_eq!(value, Some(n as f64 / d as f64), "{name}");
     }
-    // REFERENCE.md: d8 d6 d6 vs 2d6, p_success 0.7068 and p_heroic 0.3166.
+    // Published figure: d8 d6 d6 vs 2d6, p_success 0.7068 and p_heroic 0.3166.
     let p = |name: &str| {
         metrics
             .iter()

@@ -1,4 +1,4 @@
-//! The general balance (SPEC 11): for each system, the rung `oddsmith
+//! The general balance (docs/cortex.md): for each system, the rung `oddsmith
 //! balance --system` picks is the one found by running the ladder's cases
 //! one by one with the quick command and taking the closest; `[[balance]]`
 //! tables with fixed lists, `null` metrics, JSON and CSV shapes, and the

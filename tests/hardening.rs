@@ -438,7 +438,7 @@ fn absurd_thread_counts_are_capped_with_a_note() {
                 "running {} threads",
                 4 * cores
             )));
-        // The same results as any other thread count (SPEC 8).
+        // The same results as any other thread count (docs/reports.md).
         let one = oddsmith()
             .args([
                 "cortex", "d8", "--vs", "2d6", "--method", "mc", "--trials", "20000",
@@ -493,7 +493,7 @@ fn balance_accepts_method_mc() {
     ]);
     let answer = &json["balance"][0];
     assert_eq!(answer["best"], "3d8", "{json}");
-    // SPEC 6's exact figure for d10 2d8 d6 against 3d8 is 0.5816; 20,000
+    // docs/cortex.md's exact figure for d10 2d8 d6 against 3d8 is 0.5816; 20,000
     // trials put the estimate within 0.02 of it (six standard errors).
     let value = answer["best_value"].as_f64().unwrap();
     assert!((value - 0.5816).abs() < 0.02, "{value}");

@@ -1,4 +1,4 @@
-//! Ctrl-C (SPEC 8): SIGINT during a long run stops it, exits 130, and leaves the previous report folder exactly as it
+//! Ctrl-C (docs/reports.md): SIGINT during a long run stops it, exits 130, and leaves the previous report folder exactly as it
 //! was (same files, same bytes, same modification times, no temporary
 //! files). Each test spawns the real binary and sends it the signal.
 //!

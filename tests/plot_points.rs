@@ -1,4 +1,4 @@
-//! Plot points on a Cortex roll (SPEC 10): the exact programme against the
+//! Plot points on a Cortex roll (docs/cortex.md): the exact programme against the
 //! brute-force enumeration and against an independent count of every roll
 //! in the test, p_success against a plain roll keeping more dice, Monte
 //! Carlo against exact, and the cases where plot points are refused or
@@ -74,7 +74,7 @@ fn exact_equals_brute_force_on_small_pools() {
     }
 }
 
-/// The rule read straight from SPEC 10, one roll at a time, apart from the
+/// The rule read straight from docs/cortex.md, one roll at a time, apart from the
 /// code under test: live dice sorted by value (higher first, the smaller
 /// die first on equal values), the fewest extra dice whose sum beats the
 /// difficulty, the largest die left out as the effect.

@@ -1,4 +1,4 @@
-//! The publishing pages (SPEC 8): every report folder has `report.md` and
+//! The publishing pages (docs/reports.md): every report folder has `report.md` and
 //! a self-contained `report.html`, linked from the index; the HTML parses
 //! without errors, loads nothing from outside the file (only links to the
 //! folder's CSV tables), and holds every table row of report.md. Checked on

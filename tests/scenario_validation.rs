@@ -1,4 +1,4 @@
-//! Scenario validation (SPEC 7): duplicate case names, sweeps that
+//! Scenario validation (docs/scenarios.md): duplicate case names, sweeps that
 //! expand past 100,000 cases, and options given to the wrong system are
 //! errors that name the file, the line and column, and what to do.
 //!

@@ -56,7 +56,7 @@ fn scene_quick_command_json() {
     assert_eq!(r["inputs"]["end_at_2d12"], false);
     assert_eq!(r["inputs"]["doom"], "3d8");
     let m = &r["metrics"];
-    // The first action is the plain roll against 3d8 (SPEC 6's example: 0.5816).
+    // The first action is the plain roll against 3d8 (docs/cortex.md's example: 0.5816).
     assert!((m["p_success_action_1"].as_f64().unwrap() - 0.5816).abs() < 5e-5);
     assert!(m["p_success_action_10"].as_f64().unwrap() < m["p_success_action_1"].as_f64().unwrap());
     for key in [

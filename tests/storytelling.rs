@@ -1,4 +1,4 @@
-//! Storytelling d10 pools (SPEC 3): the exact method against REFERENCE.md
+//! Storytelling d10 pools (docs/storytelling.md): the exact method against published figures
 //! and closed forms, Monte Carlo against exact within 5 standard errors for
 //! every option, the example scenario, and the quick command's flags and
 //! bad input.
@@ -52,7 +52,7 @@ fn p_at_least(pairs: &[(&str, RawValue)], need: i64) -> f64 {
 
 #[test]
 fn reference_table_to_six_decimals() {
-    // REFERENCE.md, "Storytelling, 10-again, P(at least S successes)".
+    // Published figure, "Storytelling, 10-again, P(at least S successes)".
     let table: &[(i64, [f64; 4])] = &[
         (1, [0.300000, 0.030000, 0.003000, 0.000030]),
         (2, [0.510000, 0.132000, 0.021300, 0.000375]),
@@ -109,7 +109,7 @@ fn mean_successes_is_a_third_per_die() {
 
 #[test]
 fn nine_again_eight_again_and_rote_figures() {
-    // REFERENCE.md: 5 dice, P(>= 2) = 54.38 % (9-again), 57.98 % (8-again), 83.95 % (rote).
+    // Published figure: 5 dice, P(>= 2) = 54.38 % (9-again), 57.98 % (8-again), 83.95 % (rote).
     let nine = p_at_least(&[("dice", int(5)), ("again", int(9))], 2);
     let eight = p_at_least(&[("dice", int(5)), ("again", int(8))], 2);
     let rote = p_at_least(&[("dice", int(5)), ("rote", RawValue::Bool(true))], 2);
@@ -126,7 +126,7 @@ fn nine_again_eight_again_and_rote_figures() {
 
 #[test]
 fn chance_die_figures() {
-    // REFERENCE.md: 10 % success, 10 % dramatic failure.
+    // Published figure: 10 % success, 10 % dramatic failure.
     for pairs in [
         vec![("dice", int(0))],
         vec![("dice", int(3)), ("modifier", int(-3))],

@@ -1,4 +1,4 @@
-//! The general balance (SPEC 11): for any system, a ladder of values of one
+//! The general balance (docs/cortex.md): for any system, a ladder of values of one
 //! of its keys, a metric and a target. "Which doom pool ends a scene early
 //! 20% of the time", "how many 9-again dice give 90%", "which advantage die
 //! gives 1.5 strong hits per encounter". The case's other keys are fixed; a
@@ -23,7 +23,7 @@ use crate::systems::{Case, System, SystemCase};
 pub const KEYS: &[&str] = &["system", "key", "ladder", "metric", "target"];
 
 /// Whether a `[[balance]]` table asks the general form (it names a system,
-/// a key or a metric) rather than SPEC 6's `pools`.
+/// a key or a metric) rather than docs/cortex.md's `pools`.
 pub fn is_general(entries: &[(String, RawItem)]) -> bool {
     entries
         .iter()

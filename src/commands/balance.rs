@@ -1,5 +1,5 @@
-//! `oddsmith balance`: SPEC 6's form (hero pools against a ladder of
-//! opposing pools, `oddsmith balance POOL...`) and SPEC 11's general form
+//! `oddsmith balance`: docs/cortex.md's form (hero pools against a ladder of
+//! opposing pools, `oddsmith balance POOL...`) and docs/cortex.md's general form
 //! (`--system S --key K --ladder A,B --metric M --target T` and the
 //! system's keys as flags). Either is resolved like a `[[balance]]` table,
 //! its rungs evaluated like cases by `--method`, and printed as a report of
@@ -59,11 +59,11 @@ fn key_flags(keys: &[(String, String)]) -> Result<Entries, String> {
         .collect()
 }
 
-/// SPEC 6: one question per hero pool.
+/// docs/cortex.md: one question per hero pool.
 fn pool_questions(args: &BalanceArgs) -> anyhow::Result<Vec<BalanceQuestion>> {
     if let Some((key, _)) = args.keys.first() {
         return Err(input_error(format!(
-            "`--{}` is a key of a case: it needs --system (SPEC 11), e.g. --system storytelling --key dice ...",
+            "`--{}` is a key of a case: it needs --system (docs/cortex.md), e.g. --system storytelling --key dice ...",
             key.replace('_', "-")
         )));
     }
@@ -108,11 +108,11 @@ fn pool_questions(args: &BalanceArgs) -> anyhow::Result<Vec<BalanceQuestion>> {
     Ok(spec.questions(1))
 }
 
-/// SPEC 11: one question per combination of the fixed keys.
+/// docs/cortex.md: one question per combination of the fixed keys.
 fn general_questions(args: &BalanceArgs, system: &str) -> anyhow::Result<Vec<BalanceQuestion>> {
     if args.target_heroic.is_some() {
         return Err(input_error(
-            "`--target-heroic` is SPEC 6's form; with --system give --metric p_heroic --target T",
+            "`--target-heroic` is docs/cortex.md's form; with --system give --metric p_heroic --target T",
         ));
     }
     let ladder = match &args.ladder {

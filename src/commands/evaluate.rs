@@ -18,14 +18,14 @@ use crate::scenario::Scenario;
 use crate::stats;
 use crate::systems::Case;
 
-/// Default Monte Carlo trials per case (SPEC 7).
+/// Default Monte Carlo trials per case (docs/scenarios.md).
 pub const DEFAULT_TRIALS: u64 = 1_000_000;
-/// Default seed: runs are reproducible unless asked otherwise (SPEC 7).
+/// Default seed: runs are reproducible unless asked otherwise (docs/scenarios.md).
 pub const DEFAULT_SEED: u64 = 1;
 
 /// The most worker threads a run starts: four per core. More only cost
 /// memory and switching (`--threads 4294967295` started threads until the
-/// machine gave out); results do not depend on the count (SPEC 8).
+/// machine gave out); results do not depend on the count (docs/reports.md).
 pub fn max_threads() -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     cores.saturating_mul(4)
@@ -142,7 +142,7 @@ pub fn evaluate_scenario(
     })
 }
 
-/// Answers a balance question (SPEC 6, 11): every rung is evaluated like
+/// Answers a balance question (docs/cortex.md): every rung is evaluated like
 /// any case, by the run's method, trials and seed; with `both` the exact
 /// value decides.
 pub fn evaluate_balance(

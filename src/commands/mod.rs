@@ -1,4 +1,4 @@
-//! The commands of SPEC 8. Each turns its parsed arguments into cases and
+//! The commands of docs/reports.md. Each turns its parsed arguments into cases and
 //! settings, evaluates them into one [`crate::report::Report`] and hands it
 //! to the writers: stdout always, the report folder for `run` and `report`.
 //! This is the only layer that sees clap's types; exits and the Ctrl-C

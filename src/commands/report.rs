@@ -1,4 +1,4 @@
-//! `oddsmith report [scenarios/] [--out reports/]` (SPEC 8): runs
+//! `oddsmith report [scenarios/] [--out reports/]` (docs/reports.md): runs
 //! every scenario file of a folder into `<out>/<scenario name>/` and writes
 //! `<out>/index.md` and `<out>/index.html` linking each folder's tables and
 //! embedding its charts.

@@ -1,4 +1,4 @@
-//! `oddsmith run SCENARIO.toml` (SPEC 8): evaluate one scenario, write its
+//! `oddsmith run SCENARIO.toml` (docs/reports.md): evaluate one scenario, write its
 //! report folder (unless `--no-report`) and print the report.
 //!
 //! Everything is evaluated, and the results printed, before the folder is

@@ -1,6 +1,6 @@
-//! The balance answers of a report (SPEC 6, 11) as its writers show them:
+//! The balance answers of a report (docs/cortex.md) as its writers show them:
 //! the human table, `balance.csv`, and the JSON objects under `balance`.
-//! Answers asked in SPEC 6's form (hero pools) keep SPEC 6's shape; the
+//! Answers asked in docs/cortex.md's form (hero pools) keep docs/cortex.md's shape; the
 //! general form adds the system, the fixed inputs and the ladder's key.
 
 use std::fmt::Write as _;
@@ -23,7 +23,7 @@ fn named(r: &BalanceResult) -> bool {
     r.ladder.iter().any(|rung| rung.label.is_some())
 }
 
-/// The SPEC 6 and SPEC 11 objects, one per question.
+/// The docs/cortex.md objects, one per question.
 pub fn to_json(results: &[BalanceResult]) -> Value {
     Value::Array(results.iter().map(answer_json).collect())
 }
@@ -164,7 +164,7 @@ pub fn to_csv(results: &[BalanceResult]) -> anyhow::Result<Vec<u8>> {
 }
 
 /// What a question is about, as the table's heading names it: the hero
-/// pool (SPEC 6), or the system and its fixed keys.
+/// pool (docs/cortex.md), or the system and its fixed keys.
 pub fn heading(r: &BalanceResult) -> String {
     if r.form == Form::Pools {
         return r.inputs.get("pool").map(text).unwrap_or_default();

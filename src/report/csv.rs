@@ -1,4 +1,4 @@
-//! The three CSV tables of SPEC 8: `summary.csv` (a row per case and method,
+//! The three CSV tables of docs/reports.md: `summary.csv` (a row per case and method,
 //! inputs then metrics as columns), `metrics.csv` (long form with intervals)
 //! and `distributions.csv` (every outcome's probability).
 //!
@@ -27,7 +27,7 @@ pub fn to_bytes(table: impl FnOnce(&mut Vec<u8>) -> anyhow::Result<()>) -> anyho
     Ok(bytes)
 }
 
-/// Flattens an input value: tables become `key.sub` columns (SPEC 8).
+/// Flattens an input value: tables become `key.sub` columns (docs/reports.md).
 fn flatten(prefix: &str, value: &Value, out: &mut Vec<(String, String)>) {
     match value {
         Value::Object(map) => {

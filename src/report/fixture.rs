@@ -101,7 +101,7 @@ pub fn advantage(mc: bool) -> Report {
     run("advantage-fixture", text, mc)
 }
 
-/// SPEC 12's setups under the players' habit (threshold = die size - 1):
+/// docs/advantage.md's setups under the players' habit (threshold = die size - 1):
 /// one die, two dice, and a sharing party of 2 rolling 4 times each.
 pub fn advantage_setups() -> Report {
     let text = "[advantage]\ngain_on = { miss = 1 }\npolicy = \"threshold-or-last\"\n\

@@ -1,4 +1,4 @@
-//! Writing a report folder as a whole (SPEC 8: "a file is written whole or
+//! Writing a report folder as a whole (docs/reports.md: "a file is written whole or
 //! not at all", here for the folder too). The new files go into a fresh
 //! sibling folder, which then takes the old folder's place by two renames,
 //! so a failure at any point (a full disk, a signal the watchdog cannot

@@ -1,5 +1,5 @@
-//! The JSON output of SPEC 8: `{ tool, version, results: [...] }` (with
-//! `balance: [...]` when the run answered balances, SPEC 6), and the
+//! The JSON output of docs/reports.md: `{ tool, version, results: [...] }` (with
+//! `balance: [...]` when the run answered balances, docs/cortex.md), and the
 //! `run.json` of a report folder, which adds the run's seed, trials, the
 //! generator's name, the block size and each exact case's truncated mass.
 
@@ -19,7 +19,7 @@ fn number_or_null(x: Option<f64>) -> Value {
         .map_or(Value::Null, |v| json!(v + 0.0))
 }
 
-/// The report as the SPEC's JSON object, pretty-printed with a final
+/// The report as the documented JSON object, pretty-printed with a final
 /// newline, written straight to `out`; `run_json` adds the folder-only keys.
 /// Only one result's object exists at a time: the whole report as one
 /// [`Value`] took several times the size of its text.
@@ -31,7 +31,7 @@ pub fn write_report(report: &Report, run_json: bool, mut out: impl Write) -> any
     Ok(())
 }
 
-/// The top-level object, its keys in the SPEC's order.
+/// The top-level object, its keys in the documented order.
 struct ReportJson<'a> {
     report: &'a Report,
     run_json: bool,

@@ -63,13 +63,13 @@ pub struct CaseResult {
     /// Per metric, the distance from exact in standard errors (`--method both`).
     pub z_vs_exact: Option<Vec<Option<f64>>>,
     /// Exact Cortex results under `--fractions`: each probability metric
-    /// as "numerator/denominator" in lowest terms (SPEC 8).
+    /// as "numerator/denominator" in lowest terms (docs/reports.md).
     pub fractions: Option<Vec<(String, String)>>,
 }
 
 /// What a run was asked: cases (a scenario or a quick command, whose
 /// output always carries its `results`, even none), or balance questions
-/// alone (`oddsmith balance`, whose JSON is SPEC 6's `{ tool, version,
+/// alone (`oddsmith balance`, whose JSON is docs/cortex.md's `{ tool, version,
 /// balance }`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReportKind {
@@ -99,7 +99,7 @@ pub struct Report {
     pub seed: u64,
     pub trials: u64,
     pub results: Vec<CaseResult>,
-    /// `[[balance]]` answers (SPEC 6), exact whatever the method.
+    /// `[[balance]]` answers (docs/cortex.md), exact whatever the method.
     pub balances: Vec<BalanceResult>,
     /// How `--format table` shows the cases.
     pub table: TableLayout,
@@ -116,7 +116,7 @@ impl Report {
     }
 }
 
-/// What stdout carries (SPEC 8, `--format`).
+/// What stdout carries (docs/reports.md, `--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// The aligned table for people.

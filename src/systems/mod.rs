@@ -25,10 +25,10 @@ pub trait SystemCase: Send + Sync + std::fmt::Debug {
     /// The system this is a case of.
     fn system(&self) -> System;
     /// Every resolved option, defaults included, in a stable order; options
-    /// that do not apply are left out (SPEC 8, `inputs`).
+    /// that do not apply are left out (docs/reports.md, `inputs`).
     fn inputs(&self) -> Map<String, Value>;
     /// The inputs a generated case name may show: all of them, unless a
-    /// system leaves out main keys at their defaults (SPEC 12: an advantage
+    /// system leaves out main keys at their defaults (docs/advantage.md: an advantage
     /// case names `counters` and `party` only when they differ from 1).
     fn naming_inputs(&self) -> Map<String, Value> {
         self.inputs()
@@ -36,7 +36,7 @@ pub trait SystemCase: Send + Sync + std::fmt::Debug {
     /// The exact distribution, or why it cannot be had within `budget`.
     fn exact(&self, budget: &mut Budget) -> Result<Evaluation, ExactError>;
     /// The exact probability metrics as `"numerator/denominator"` in lowest
-    /// terms (SPEC 8, `--fractions`), for engines that count outcomes
+    /// terms (docs/reports.md, `--fractions`), for engines that count outcomes
     /// exactly; `None` otherwise or when exact cannot answer.
     fn exact_fractions(&self, _budget: &mut Budget) -> Option<Vec<(String, String)>> {
         None
@@ -79,15 +79,15 @@ pub struct Case {
 /// (`report::chart::charts`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum System {
-    /// One Cortex Plus roll (SPEC 2).
+    /// One Cortex Plus roll (docs/cortex.md).
     Cortex,
-    /// A doom-pool scene of several Cortex actions (SPEC 5).
+    /// A doom-pool scene of several Cortex actions (docs/cortex.md).
     CortexScene,
-    /// A hero and a foe trading stress, exchange by exchange (SPEC 9).
+    /// A hero and a foe trading stress, exchange by exchange (docs/cortex.md).
     CortexConflict,
-    /// One Storytelling d10 pool (SPEC 3).
+    /// One Storytelling d10 pool (docs/storytelling.md).
     Storytelling,
-    /// 2d6 + stat encounters with an advantage die (SPEC 4).
+    /// 2d6 + stat encounters with an advantage die (docs/advantage.md).
     Advantage,
 }
 
@@ -139,7 +139,7 @@ impl System {
     }
 
     /// The defaults tables a case of this system reads, lowest precedence
-    /// first: a scene and a conflict read `[cortex]` for their roll rules (SPEC 7).
+    /// first: a scene and a conflict read `[cortex]` for their roll rules (docs/scenarios.md).
     pub fn defaults_tables(self) -> &'static [System] {
         match self {
             System::Cortex => &[System::Cortex],

@@ -1,4 +1,4 @@
-//! Storytelling d10 pools (SPEC 3; the Storytelling rules text, "Снова-десять"):
+//! Storytelling d10 pools (docs/storytelling.md; the Storytelling rules text, "Снова-десять"):
 //! a pool of `dice + modifier` d10s, a success per die at or above `target`,
 //! "снова-десять" (10-again, and the 9-again / 8-again variants) rerolling a
 //! die without limit, rote actions rerolling each failed die once, and the
@@ -34,12 +34,12 @@ pub const KEYS: &[&str] = &[
     "chance_die_explodes",
 ];
 
-/// Largest `dice`, and largest pool after the modifier. SPEC 3 sets no upper
+/// Largest `dice`, and largest pool after the modifier. docs/storytelling.md sets no upper
 /// bound; this one only stops a typo (an extra zero or three) from starting
 /// a run that would never end. Real pools are a handful of dice.
 pub const MAX_DICE: i64 = 1_000_000;
 
-/// The most probability an exact answer may leave out (SPEC 3: truncate
+/// The most probability an exact answer may leave out (docs/storytelling.md: truncate
 /// explosion chains only where the dropped probability of the whole pool is
 /// below 1e-12).
 pub const DROP_LIMIT: f64 = 1e-12;
@@ -77,7 +77,7 @@ pub struct Rules {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Roll {
     pub successes: u32,
-    /// The chance die showed 1 (SPEC 3: a dramatic failure).
+    /// The chance die showed 1 (docs/storytelling.md: a dramatic failure).
     pub dramatic: bool,
 }
 
@@ -127,7 +127,7 @@ impl Rules {
     #[inline]
     pub fn roll(&self, faces: &mut impl FnMut() -> Option<u8>) -> Option<Roll> {
         if self.is_chance() {
-            // SPEC 3 / seed, last paragraph: only a 10 succeeds and a 1 is a
+            // docs/storytelling.md / seed, last paragraph: only a 10 succeeds and a 1 is a
             // dramatic failure; "10 always rerolls, even on a chance roll",
             // the reroll counting `target` and `again` as usual. The chance
             // die itself explodes on 10 only, whatever `again` is.
@@ -426,7 +426,7 @@ impl StorytellingCase {
         Ok(tally.to_probabilities(settings.trials))
     }
 
-    /// Every SPEC 3 metric from the outcome histograms; one function for
+    /// Every docs/storytelling.md metric from the outcome histograms; one function for
     /// every method. Nothing is renormalised: an exact answer's dropped mass
     /// simply counts toward no outcome.
     pub fn metrics(&self, h: &StHists<f64>) -> Vec<Metric> {
@@ -451,7 +451,7 @@ impl StorytellingCase {
         ]
     }
 
-    /// The distribution table: `successes`, outcomes 0, 1, ... (SPEC 3).
+    /// The distribution table: `successes`, outcomes 0, 1, ... (docs/storytelling.md).
     pub fn rows(&self, h: &StHists<f64>) -> Vec<DistRow> {
         hist_rows("successes", &h.successes, |s| s.to_string())
     }
@@ -553,7 +553,7 @@ impl SystemCase for StorytellingCase {
         inputs.insert("modifier".into(), json!(self.modifier));
         inputs.insert("target".into(), json!(rules.target));
         inputs.insert("again".into(), json!(rules.again));
-        // SPEC 8: options that do not apply are absent. Rote does not apply
+        // docs/reports.md: options that do not apply are absent. Rote does not apply
         // to a chance die; `chance_die_explodes` only to a chance die, and
         // not when nothing explodes.
         if !rules.is_chance() {

@@ -1,4 +1,4 @@
-//! The advantage die (SPEC 4). Every policy replaces the lower die only
+//! The advantage die (docs/advantage.md). Every policy replaces the lower die only
 //! when that raises the tier, so under any policy each roll's tier is at
 //! least the tier of its own dice, which is what `never` gives: on the
 //! same dice, switching to `never` can only lower tiers. It never raises

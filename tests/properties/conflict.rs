@@ -1,4 +1,4 @@
-//! Cortex conflicts (SPEC 9). The hero's rolls never depend on the
+//! Cortex conflicts (docs/cortex.md). The hero's rolls never depend on the
 //! hero's own stress (a stress die joins only pools acting against its
 //! bearer), and the foe's state changes only through the hero's rolls;
 //! so on the same dice two fights that differ only in when one side goes

@@ -1,4 +1,4 @@
-//! Cortex (SPEC 2). Success depends only on the two totals, and a total
+//! Cortex (docs/cortex.md). Success depends only on the two totals, and a total
 //! is the sum of the `keep` highest live values, so under one roll of
 //! the dice (a coupling) an extra action die, or a larger `keep`, can
 //! only raise the action total; an extra reaction die or a larger

@@ -1,4 +1,4 @@
-//! Doom-pool scenes (SPEC 5). An action's hitches are the 1s of the
+//! Doom-pool scenes (docs/cortex.md). An action's hitches are the 1s of the
 //! player's dice alone, so on the same dice the doom pool grows by the
 //! same dice whatever the totals are. Hence:
 //!

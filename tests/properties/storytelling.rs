@@ -1,4 +1,4 @@
-//! Storytelling pools (SPEC 3). The success count of a pool is the sum
+//! Storytelling pools (docs/storytelling.md). The success count of a pool is the sum
 //! of independent per-die counts, so a change that makes one die's count
 //! stochastically larger (or adds a die) makes every tail
 //! P(successes >= s) larger: `p_success`, `p_exceptional` and

@@ -1,8 +1,8 @@
 //! Advantage-die charts: miss / weak / strong shares as stacked
 //! bars per die size beside the no-die baseline, one panel per policy (and
 //! whatever else varies), and `miss_to_strong_per_encounter` per die size
-//! as grouped bars (die sizes are categories, not points on a line). Metric names are SPEC 4's. When the cases hold more than one
-//! of SPEC 12's setups (one die, two dice, a party with or without
+//! as grouped bars (die sizes are categories, not points on a line). Metric names are docs/advantage.md's. When the cases hold more than one
+//! of docs/advantage.md's setups (one die, two dice, a party with or without
 //! `share`), a third chart sets the die sizes side by side per setup: the
 //! strong hits each player gains per encounter over the no-die baseline,
 //! and the misses each player's advantage turns into strong hits (what
@@ -53,12 +53,12 @@ fn faces(r: &CaseResult) -> Option<i64> {
     input(r, "die")?.trim_start_matches(['d', 'D']).parse().ok()
 }
 
-/// The keys of SPEC 12 that make a setup; at their defaults (one die, one
+/// The keys of docs/advantage.md that make a setup; at their defaults (one die, one
 /// player) they are left out of notes and labels, where they would only
 /// repeat what every case has.
 const SETUP_KEYS: [&str; 3] = ["counters", "party", "share"];
 
-/// Whether a result is a lone player with one die (SPEC 12's defaults).
+/// Whether a result is a lone player with one die (docs/advantage.md's defaults).
 fn is_lone_single(r: &CaseResult) -> bool {
     input_int(r, "counters").unwrap_or(1) == 1 && input_int(r, "party").unwrap_or(1) == 1
 }
@@ -79,7 +79,7 @@ fn groups<'a>(results: &[&'a CaseResult]) -> (Vec<(String, Vec<&'a CaseResult>)>
             keys.push(k);
         }
     }
-    // A key set per die size (SPEC 12's habit: threshold = die size - 1)
+    // A key set per die size (docs/advantage.md's habit: threshold = die size - 1)
     // names the die's bar instead of splitting panels.
     let followers = die_followers(results);
     keys.retain(|k| !followers.contains(k));
@@ -177,7 +177,7 @@ fn rules_note(results: &[&CaseResult]) -> Option<String> {
     fixed_rules_note(results, &skip)
 }
 
-/// Exact miss / weak / strong shares of 2d6 + stat (SPEC 4's tiers).
+/// Exact miss / weak / strong shares of 2d6 + stat (docs/advantage.md's tiers).
 pub fn baseline(stat: i64, miss_max: i64, strong_min: i64) -> [f64; 3] {
     // The tier rule is the system's; inputs are bounded by its validation.
     let case = AdvantageCase {
@@ -361,7 +361,7 @@ fn never_turns_note(dice: &[String]) -> Option<String> {
     })
 }
 
-/// A case's setup (SPEC 12), as a category label: "one die", "two dice",
+/// A case's setup (docs/advantage.md), as a category label: "one die", "two dice",
 /// "party of 3", "party of 3, sharing"; with the rolls each player makes
 /// when those differ between cases.
 fn setup_label(r: &CaseResult, rolls_vary: bool) -> String {
@@ -381,7 +381,7 @@ fn setup_label(r: &CaseResult, rolls_vary: bool) -> String {
 }
 
 /// The rolls each player makes in an encounter (a party's `rolls` are the
-/// whole party's, SPEC 12).
+/// whole party's, docs/advantage.md).
 fn rolls_per_player(r: &CaseResult) -> f64 {
     let rolls = input_int(r, "rolls").unwrap_or(4) as f64;
     rolls / input_int(r, "party").unwrap_or(1) as f64
@@ -539,7 +539,7 @@ mod tests {
 
     #[test]
     fn baseline_matches_the_reference_table() {
-        // REFERENCE.md, 2d6 + stat without an advantage die.
+        // Published figure, 2d6 + stat without an advantage die.
         let [miss, weak, strong] = baseline(0, 6, 10);
         assert!((miss - 15.0 / 36.0).abs() < 1e-12);
         assert!((weak - 15.0 / 36.0).abs() < 1e-12);

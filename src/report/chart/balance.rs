@@ -1,6 +1,6 @@
-//! Balance charts (SPEC 6 and SPEC 11): for each `[[balance]]`, the metric
+//! Balance charts (docs/cortex.md): for each `[[balance]]`, the metric
 //! on every rung of the ladder, the target as a flat line and the chosen
-//! rung marked; one panel per set of fixed keys (SPEC 6's doom-pool
+//! rung marked; one panel per set of fixed keys (docs/cortex.md's doom-pool
 //! balances: one per hero pool, the rungs named from the rules text's
 //! difficulty table).
 
@@ -31,7 +31,7 @@ pub fn charts(balances: &[BalanceResult]) -> Vec<Chart> {
         .collect()
 }
 
-/// What the ladder's key is, in words: SPEC 6's ladder is the opposing
+/// What the ladder's key is, in words: docs/cortex.md's ladder is the opposing
 /// (doom) pool.
 fn key_name(answer: &BalanceResult) -> String {
     match answer.form {

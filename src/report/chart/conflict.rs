@@ -1,7 +1,7 @@
 //! Cortex conflict charts: per group of cases (a named sweep), the chance
 //! that the foe, and that the hero, has been taken out by each exchange, as
 //! step curves with one line per foe; and how the fights leave each side's
-//! stress. Distribution names are SPEC 9's (`foe_out_exchange`,
+//! stress. Distribution names are docs/cortex.md's (`foe_out_exchange`,
 //! `hero_out_exchange`, `final_foe_stress`, `final_hero_stress`).
 
 use super::cortex::stacked_segments;

@@ -1,7 +1,7 @@
 //! Cortex charts: the `p_success` heatmap of hero pools against
 //! opposing pools (or difficulties), the effect die as stacked bars per case
 //! (after opposition: `win_effect_*` with failures; alone: `pool_effect_*`),
-//! and hitch and botch frequencies per pool. Metric names are SPEC 2's.
+//! and hitch and botch frequencies per pool. Metric names are docs/cortex.md's.
 
 use super::model::{
     bar_legend, retain_occurring, sequential, Axis, BarSeries, Bars, Chart, Heatmap, Panel, Plot,
@@ -16,7 +16,7 @@ use crate::dice::Pool;
 use crate::report::CaseResult;
 use crate::systems::System;
 
-/// The effect die sizes of SPEC 2, smallest first.
+/// The effect die sizes of docs/cortex.md, smallest first.
 const SIZES: [&str; 5] = ["d4", "d6", "d8", "d10", "d12"];
 
 /// The metrics these charts read (see `super::shows_metric`).
@@ -315,7 +315,7 @@ fn pool_effect(results: &[&CaseResult]) -> Option<Chart> {
     chart.legend = retain_occurring(&mut chart.panels);
     chart
         .notes
-        .push("d4 also counts rolls with no live die left for the effect (SPEC 2).".into());
+        .push("d4 also counts rolls with no live die left for the effect (docs/cortex.md).".into());
     chart.notes.push(method_note(&alone, true));
     chart.fit_height(70 + 46 * n);
     Some(chart)

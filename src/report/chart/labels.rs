@@ -80,7 +80,7 @@ pub fn phrase(key: &str, value: &Json) -> String {
     let v = || value_text(value);
     let yes = value.as_bool() == Some(true);
     match key {
-        // Cortex rolls (the Cortex Plus rules text, "Броски" and SPEC 2).
+        // Cortex rolls (the Cortex Plus rules text, "Броски" and docs/cortex.md).
         "pool" => format!("hero pool {}", v()),
         "vs" => format!("against {}", v()),
         "difficulty" => format!("difficulty {}", v()),
@@ -98,12 +98,12 @@ pub fn phrase(key: &str, value: &Json) -> String {
         "effect_step_down" if yes => "effect step-down".into(),
         "effect_step_down" => "no effect step-down".into(),
         "plot_points" => count(value, "plot point", "plot points"),
-        // Scenes (SPEC 5).
+        // Scenes (docs/cortex.md).
         "doom" => format!("doom pool starts at {}", v()),
         "actions" => count(value, "action", "actions"),
         "end_at_2d12" if yes => "scene ends when the doom pool reaches 2d12".into(),
         "end_at_2d12" => "doom pool keeps growing past 2d12".into(),
-        // Conflicts (SPEC 9).
+        // Conflicts (docs/cortex.md).
         "hero" => format!("hero {}", v()),
         "foe" => format!("foe {}", v()),
         "mob" => format!("mob of {}", v()),
@@ -112,7 +112,7 @@ pub fn phrase(key: &str, value: &Json) -> String {
         "foe_acts" => "the foe only reacts".into(),
         "hero_stress_limit" => format!("hero out past {} stress", v()),
         "foe_stress_limit" => format!("foe out past {} stress", v()),
-        // Storytelling (the Storytelling rules text, SPEC 3).
+        // Storytelling (the Storytelling rules text, docs/storytelling.md).
         "dice" => count(value, "die", "dice"),
         "modifier" => format!("modifier {}", signed(value)),
         "target" => format!("a die succeeds on {}+", v()),
@@ -126,7 +126,7 @@ pub fn phrase(key: &str, value: &Json) -> String {
         "exceptional" => format!("exceptional at {}", count(value, "success", "successes")),
         "chance_die_explodes" if yes => "a chance die's 10 rerolls".into(),
         "chance_die_explodes" => "a chance die's 10 does not reroll".into(),
-        // The advantage die (the advantage-die rules text, SPEC 4 and 12).
+        // The advantage die (the advantage-die rules text, docs/advantage.md).
         "die" => format!("{} advantage die", v()),
         "stat" => format!("stat {}", signed(value)),
         "rolls" => format!("{} an encounter", count(value, "roll", "rolls")),
@@ -178,10 +178,10 @@ pub fn key_noun(key: &str) -> String {
 
 /// What metric `name` measures, as a designer would say it ("chance of
 /// success" for `p_success`), for chart titles, axes and legends; a metric
-/// this table does not know reads as its own name. Meanings are SPEC's
-/// metric lists: Cortex rolls (SPEC 2, plot points SPEC 10), Storytelling
-/// (SPEC 3), the advantage die (SPEC 4), scenes (SPEC 5) and conflicts
-/// (SPEC 9). A name several systems share means the same there (Storytelling
+/// this table does not know reads as its own name. Meanings are the documented
+/// metric lists: Cortex rolls and plot points (docs/cortex.md), Storytelling
+/// (docs/storytelling.md), the advantage die (docs/advantage.md), scenes (docs/cortex.md) and conflicts
+/// (docs/cortex.md). A name several systems share means the same there (Storytelling
 /// successes are dice, scene successes are actions: both are successes).
 pub fn metric_phrase(name: &str) -> String {
     let known = match name {
@@ -240,8 +240,8 @@ pub fn metric_phrase(name: &str) -> String {
     }
 }
 
-/// A spending policy: the Cortex dice choice (SPEC 2) or when the
-/// advantage die is spent (SPEC 4, step 2).
+/// A spending policy: the Cortex dice choice (docs/cortex.md) or when the
+/// advantage die is spent (docs/advantage.md, step 2).
 fn policy(value: &Json) -> String {
     match value.as_str() {
         Some("max-total") => "dice chosen for the highest total".into(),
@@ -361,7 +361,7 @@ mod tests {
 
     #[test]
     fn every_metric_a_balance_can_name_has_words() {
-        // The metrics the bundled scenarios and SPEC's tables name.
+        // The metrics the bundled scenarios and the documented tables name.
         for name in [
             "p_success",
             "p_heroic",

@@ -1,8 +1,8 @@
-//! Charts of a report (SPEC 8: "charts as PNG and SVG"), built from the
+//! Charts of a report (docs/reports.md: "charts as PNG and SVG"), built from the
 //! [`Report`] value alone: each system's results are found by their
 //! `system` name and read through their inputs, metric names, distribution
 //! rows and 95% intervals, so the charts work for any report that follows
-//! the SPEC's names, whichever engine produced it.
+//! the documented names, whichever engine produced it.
 //!
 //! Every system has one arm in [`charts`] (the `match` is exhaustive, so a
 //! new system is flagged here); a system without charts returns none. Chart
@@ -182,7 +182,7 @@ pub fn metric_value(r: &CaseResult, name: &str) -> Option<model::Value> {
 
 /// A proportion of all trials with its Wilson 95% interval when the result
 /// is a Monte Carlo one (distribution rows and running totals are shares of
-/// all trials, as SPEC 8's intervals for probabilities are).
+/// all trials, as docs/reports.md's intervals for probabilities are).
 pub fn share(r: &CaseResult, p: f64) -> model::Value {
     let ci = match (r.method, r.trials) {
         (MethodUsed::MonteCarlo, Some(n)) if n > 0 => {
@@ -243,7 +243,7 @@ pub fn varying_keys(results: &[&CaseResult], skip: &[&str]) -> Vec<String> {
 }
 
 /// Whether every result that has input `key` has the same value for it
-/// (options that do not apply to a case are absent from its inputs, SPEC 8,
+/// (options that do not apply to a case are absent from its inputs, docs/reports.md,
 /// and do not count as a difference).
 fn is_fixed(results: &[&CaseResult], key: &str) -> bool {
     let mut values = results.iter().filter_map(|r| r.inputs.get(key));
@@ -254,7 +254,7 @@ fn is_fixed(results: &[&CaseResult], key: &str) -> bool {
 }
 
 /// `key=value`, a table flattened to `key.sub=value` pairs as in
-/// `summary.csv` (SPEC 8).
+/// `summary.csv` (docs/reports.md).
 pub fn pairs(key: &str, value: &Json) -> Vec<String> {
     match value {
         Json::Object(map) => map

@@ -1,4 +1,4 @@
-//! The value of a plot point at a glance (SPEC 10): for Cortex rolls against
+//! The value of a plot point at a glance (docs/cortex.md): for Cortex rolls against
 //! fixed difficulties with `plot_points`, the chance of success by
 //! difficulty, one line per number of plot points available, a panel per
 //! hero pool (and whatever else varies).

@@ -1,7 +1,7 @@
 //! Doom-pool scene charts: the chance each action succeeds by its
 //! number in the scene, one line per case (typically per starting doom
 //! pool), and the distribution of the doom pool at the scene's end. Metric
-//! and distribution names are SPEC 5's (`p_success_action_N`, `final_doom`).
+//! and distribution names are docs/cortex.md's (`p_success_action_N`, `final_doom`).
 
 use super::model::{
     bar_legend, line_legend, palette, Axis, BarSeries, Bars, Chart, LegendItem, LineSeries, Lines,
@@ -80,7 +80,7 @@ fn follows(cases: &[&CaseResult], line: &str, key: &str) -> bool {
 
 /// Of cases that differ only in `actions`, the longest scene: the chance
 /// that action i succeeds does not depend on how many actions follow it
-/// (SPEC 5: the doom pool after action i depends only on actions 1..i), so
+/// (docs/cortex.md: the doom pool after action i depends only on actions 1..i), so
 /// the shorter scenes' lines would lie under the longest one's.
 fn longest_scenes<'a>(cases: &[&'a CaseResult]) -> Vec<&'a CaseResult> {
     let mut out: Vec<&CaseResult> = Vec::new();

@@ -1,7 +1,7 @@
 //! Storytelling charts: P(at least k successes) against the pool
 //! size, one line per `again`/rote variant, and the success-count
 //! distribution of chosen pools. Both read the `successes` distribution
-//! (SPEC 3), so any k can be drawn; the pool size is `dice + modifier`, and
+//! (docs/storytelling.md), so any k can be drawn; the pool size is `dice + modifier`, and
 //! a pool of 0 or less is the chance die.
 
 use super::model::{
@@ -16,7 +16,7 @@ use crate::report::CaseResult;
 use crate::systems::System;
 
 /// The k of the P(at least k) panels: the columns of the published
-/// 10-again tables (REFERENCE.md), 5 being the default exceptional success.
+/// 10-again tables (published tables), 5 being the default exceptional success.
 const KS: [i64; 4] = [1, 2, 3, 5];
 
 /// Inputs that place a case on the pool-size axis or only change which

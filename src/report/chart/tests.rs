@@ -181,7 +181,7 @@ fn hitch_bars_have_one_group_per_distinct_pool() {
         panic!("not bars")
     };
     assert_eq!(hero.categories, ["d8 2d6", "d10 d8 d6", "d12 d10 d8 d6"]);
-    // p_botch of any pool = product of 1/S (REFERENCE.md): d8 2d6 -> 1/288.
+    // p_botch of any pool = product of 1/S (published tables): d8 2d6 -> 1/288.
     let botch = hero.series[1].values[0].unwrap().value;
     assert!((botch - 1.0 / 288.0).abs() < 1e-12);
     let Plot::Bars(opp) = &chart.panels[1].plot else {
@@ -202,7 +202,7 @@ fn storytelling_lines_are_per_variant_with_the_chance_die_at_zero() {
         panic!("not lines")
     };
     assert_eq!(lines.x_ticks[0].1, "chance");
-    // 10-again, 5 dice, at least 2 successes: 0.507795 (REFERENCE.md).
+    // 10-again, 5 dice, at least 2 successes: 0.507795 (published tables).
     let p = lines.series[0]
         .points
         .iter()
@@ -229,7 +229,7 @@ fn storytelling_lines_are_per_variant_with_the_chance_die_at_zero() {
 
 #[test]
 fn advantage_setups_show_the_strong_hits_each_die_adds_per_player() {
-    // Only with more than one setup (SPEC 12): the plain fixture has none.
+    // Only with more than one setup (docs/advantage.md): the plain fixture has none.
     assert!(charts(&fixture::advantage(false))
         .iter()
         .all(|c| !c.stem.ends_with("setups")));

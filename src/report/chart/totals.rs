@@ -12,7 +12,7 @@ use crate::systems::System;
 
 /// Inputs that change which dice make the total: a line is drawn per
 /// distinct set of them. The opposition, ties and effect rules change only
-/// what the total does, not the total (SPEC 2).
+/// what the total does, not the total (docs/cortex.md).
 const TOTAL_KEYS: [&str; 3] = ["pool", "keep", "policy"];
 
 /// `(total, P(total >= total))` of a result, lowest total first.
@@ -30,7 +30,7 @@ fn tail(r: &CaseResult) -> Vec<(i64, f64)> {
 
 pub fn chart(results: &[&CaseResult]) -> Option<Chart> {
     // `max-effect` picks its total against a known difficulty, so its
-    // totals are not the pool's alone (SPEC 2).
+    // totals are not the pool's alone (docs/cortex.md).
     let cases: Vec<&CaseResult> = results
         .iter()
         .copied()

@@ -1,5 +1,5 @@
 //! The exact distribution of an advantage encounter: a Markov chain over
-//! the values of every counter in play (SPEC 12), stepped roll by roll over
+//! the values of every counter in play (docs/advantage.md), stepped roll by roll over
 //! the rule's face table, and the brute-force walk over every path that
 //! checks it.
 
@@ -36,7 +36,7 @@ impl AdvantageCase {
     }
 
     /// Every way steps 6 and 7 can leave `counters` after a roll of `kind`:
-    /// each counter that draws (SPEC 12: each of a player's own, a party's
+    /// each counter that draws (docs/advantage.md: each of a player's own, a party's
     /// roller only) draws its own branches.
     fn chance_outcomes(
         &self,
@@ -265,7 +265,7 @@ mod tests {
 
     #[test]
     fn never_reproduces_plain_2d6() {
-        // REFERENCE.md: 2d6 + stat, out of 36: strong, weak, miss.
+        // Published figure: 2d6 + stat, out of 36: strong, weak, miss.
         let table = [
             (0, 6, 15, 15),
             (1, 10, 16, 10),
@@ -326,7 +326,7 @@ mod tests {
 
     #[test]
     fn the_chain_matches_every_path_for_each_variant() {
-        // SPEC 12: two counters, a party with and without share, the
+        // docs/advantage.md: two counters, a party with and without share, the
         // players' own habit; both on_use. Short enough to enumerate.
         let base = AdvantageCase {
             die: 6,

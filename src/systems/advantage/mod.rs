@@ -1,14 +1,14 @@
-//! The advantage die (SPEC 4; the advantage-die rules text): Powered by the
+//! The advantage die (docs/advantage.md; the advantage-die rules text): Powered by the
 //! Apocalypse style 2d6 + stat rolls (miss, weak hit, strong hit) over an
 //! encounter, with a counter die that grows as the encounter goes on and may
 //! replace the lower of the two dice, "up to turning a miss into a 10+".
 //!
-//! SPEC 12's variants from the text's closing paragraphs are keys of the
+//! docs/advantage.md's variants from the text's closing paragraphs are keys of the
 //! same case: the players' own habit (`threshold-or-last`), two advantage
 //! dice (`counters = 2`) and a party whose players may lend their advantage
 //! (`party`, `share`).
 //!
-//! One rule function ([`AdvantageCase::resolve_roll`], steps 2 to 5 of SPEC 4
+//! One rule function ([`AdvantageCase::resolve_roll`], steps 2 to 5 of docs/advantage.md
 //! and 12, and [`AdvantageCase::after_chances`], steps 6 and 7) decides every
 //! roll (`rules.rs`), over the values of every counter in play (`states.rs`
 //! numbers those states). The Monte Carlo sampler (`sample.rs`) reads it
@@ -51,7 +51,7 @@ pub const KEYS: &[&str] = &[
     "share",
 ];
 
-/// The advantage die sizes SPEC 4 allows (d4, d6 default, d8; d10 and d12).
+/// The advantage die sizes docs/advantage.md allows (d4, d6 default, d8; d10 and d12).
 pub const DIE_SIZES: &[u8] = &[4, 6, 8, 10, 12];
 
 /// Longest encounter accepted. Far beyond any table's encounter; the exact
@@ -65,7 +65,7 @@ pub const MAX_MODIFIER: i64 = 100;
 /// Largest per-tier gain accepted; anything at or above the die size fills it.
 pub const MAX_GAIN: i64 = 1000;
 
-/// Most players in a party (SPEC 12), and so most counters in play.
+/// Most players in a party (docs/advantage.md), and so most counters in play.
 pub const MAX_PARTY: u8 = 4;
 
 /// The result of one roll.
@@ -88,7 +88,7 @@ impl Tier {
     }
 }
 
-/// When the player spends the counter (SPEC 4, step 2). Every policy uses
+/// When the player spends the counter (docs/advantage.md, step 2). Every policy uses
 /// it only when that raises the tier: spending it for nothing would reset
 /// it for nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,7 +102,7 @@ pub enum Policy {
     Last,
     /// When the counter is at least this value or on the last roll: the
     /// players' own habit in the rules text ("стоит использовать его до конца
-    /// встречи и каждый раз, когда значение достигает пяти или шести"; SPEC 12).
+    /// встречи и каждый раз, когда значение достигает пяти или шести"; docs/advantage.md).
     ThresholdOrLast(u8),
     /// Never: plain 2d6 + stat, the baseline.
     Never,
@@ -131,7 +131,7 @@ impl Policy {
     }
 }
 
-/// What a used counter becomes (SPEC 4, step 4).
+/// What a used counter becomes (docs/advantage.md, step 4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnUse {
     /// Back to 1 (the rules text: "после того как игрок его использует" it resets to one).
@@ -172,7 +172,7 @@ pub struct AdvantageCase {
     pub miss_max: i32,
     pub strong_min: i32,
     pub on_use: OnUse,
-    /// Advantage dice one player holds (1 or 2; SPEC 12).
+    /// Advantage dice one player holds (1 or 2; docs/advantage.md).
     pub counters: u8,
     /// Players taking the encounter's rolls in turn, one counter each (1..4).
     pub party: u8,
@@ -181,7 +181,7 @@ pub struct AdvantageCase {
 }
 
 impl Default for AdvantageCase {
-    /// SPEC 4's defaults.
+    /// docs/advantage.md's defaults.
     fn default() -> Self {
         AdvantageCase {
             die: 6,
@@ -370,7 +370,7 @@ impl AdvantageCase {
         Ok(case)
     }
 
-    /// `counters`, `party` and `share` (SPEC 12): two advantage dice are one
+    /// `counters`, `party` and `share` (docs/advantage.md): two advantage dice are one
     /// player's, so they do not go with a party; `share` means something only
     /// in a party (from a defaults table it is skipped for a lone player).
     fn read_holders(&mut self, options: &mut Options) -> Result<(), OptionError> {
@@ -425,10 +425,10 @@ impl AdvantageCase {
 }
 
 impl AdvantageCase {
-    /// Every SPEC 4 metric from the histograms; one function for every
+    /// Every docs/advantage.md metric from the histograms; one function for every
     /// method. The per-roll shares are means of each encounter's share
     /// (count / rolls), so their Monte Carlo intervals are mean +/- z
-    /// standard errors over encounters, as SPEC 4 asks.
+    /// standard errors over encounters, as docs/advantage.md asks.
     pub fn metrics(&self, h: &AdvantageHists<f64>) -> Vec<Metric> {
         let rolls = f64::from(self.rolls);
         let mut metrics: Vec<Metric> = Tier::ALL
@@ -458,7 +458,7 @@ impl AdvantageCase {
     }
 
     /// The distribution table: `tier_roll_1` .. `tier_roll_<rolls>`, each
-    /// with outcomes `miss`, `weak`, `strong` (SPEC 4).
+    /// with outcomes `miss`, `weak`, `strong` (docs/advantage.md).
     pub fn rows(&self, h: &AdvantageHists<f64>) -> Vec<DistRow> {
         let mut rows = Vec::with_capacity(h.tier_by_roll.len() * 3);
         for (i, tiers) in h.tier_by_roll.iter().enumerate() {
@@ -505,7 +505,7 @@ impl AdvantageHists<u64> {
 }
 
 impl AdvantageCase {
-    /// `counters` and `party` (every case, SPEC 12), `share` in a party.
+    /// `counters` and `party` (every case, docs/advantage.md), `share` in a party.
     fn insert_holders(&self, inputs: &mut Map<String, Value>) {
         inputs.insert("counters".into(), json!(self.counters));
         inputs.insert("party".into(), json!(self.party));
@@ -522,7 +522,7 @@ impl SystemCase for AdvantageCase {
 
     fn inputs(&self) -> Map<String, Value> {
         // With policy "never" the counter is never spent, so the die and
-        // the counter's rules do not apply and are left out (SPEC 8).
+        // the counter's rules do not apply and are left out (docs/reports.md).
         let counter_applies = self.policy != Policy::Never;
         let mut inputs = Map::new();
         if counter_applies {

@@ -1,4 +1,4 @@
-//! The rules of one advantage roll (SPEC 4, steps 2 to 7, and SPEC 12's
+//! The rules of one advantage roll (docs/advantage.md, steps 2 to 7, and docs/advantage.md's
 //! variants; the advantage-die rules text): the tier of a total, which
 //! counter (if any) replaces which die, what each counter becomes, whose
 //! roll it is and whether it counts as the last, and the chance steps
@@ -54,7 +54,7 @@ pub struct RollKind {
     pub last: bool,
 }
 
-/// One way a roll may spend counters (SPEC 12, 2 and 3).
+/// One way a roll may spend counters (docs/advantage.md and docs/cortex.md and 3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Spend {
     /// This counter replaces the lower die.
@@ -63,13 +63,13 @@ enum Spend {
     Both,
 }
 
-/// How SPEC 12 ranks the spends that raise the tier, best first: the
+/// How docs/advantage.md ranks the spends that raise the tier, best first: the
 /// highest tier, the fewest counters, the smallest counter, the roller's own
 /// (`false` first), the lowest player.
 type SpendRank = (Reverse<Tier>, u8, u8, bool, usize);
 
 impl AdvantageCase {
-    /// The tier of a total (SPEC 4: `miss_max` or less a miss, `strong_min`
+    /// The tier of a total (docs/advantage.md: `miss_max` or less a miss, `strong_min`
     /// or more a strong hit, a weak hit between).
     pub fn tier(&self, total: i32) -> Tier {
         if total <= self.miss_max {
@@ -82,7 +82,7 @@ impl AdvantageCase {
     }
 
     /// Roll `roll` (0-based) of the encounter: a party's players roll in turn
-    /// (roll k is player ((k - 1) mod party) + 1's, SPEC 12). Without
+    /// (roll k is player ((k - 1) mod party) + 1's, docs/advantage.md). Without
     /// `share`, "the last roll" is the roller's own last roll; otherwise it
     /// is the encounter's.
     pub fn roll_kind(&self, roll: usize) -> RollKind {
@@ -123,7 +123,7 @@ impl AdvantageCase {
 
     /// The counters that gain for the roll's tier and draw the chance steps:
     /// each of a player's own counters, but of a party only the roller's
-    /// (SPEC 12: "steps 5-7 apply to the roller's counter only").
+    /// (docs/advantage.md: "steps 5-7 apply to the roller's counter only").
     pub fn chance_holders(&self, kind: RollKind) -> Range<usize> {
         if self.party > 1 {
             kind.roller..kind.roller + 1
@@ -132,7 +132,7 @@ impl AdvantageCase {
         }
     }
 
-    /// Steps 2 to 5 of SPEC 4 (with SPEC 12's counters and party) for a roll
+    /// Steps 2 to 5 of docs/advantage.md (with docs/advantage.md's counters and party) for a roll
     /// of `dice` with the counters at `counters`.
     pub fn resolve_roll(&self, counters: Counters, kind: RollKind, dice: (u8, u8)) -> RollOutcome {
         let (low, high) = (dice.0.min(dice.1), dice.0.max(dice.1));
@@ -143,7 +143,7 @@ impl AdvantageCase {
         // die is the one worth replacing), or two counters both dice, if the
         // policy allows and it raises the tier. Among such spends: the
         // highest tier, then the fewest counters, then the smallest counter,
-        // then the roller's own, then the lowest player (SPEC 12).
+        // then the roller's own, then the lowest player (docs/advantage.md).
         let mut best: Option<(SpendRank, Tier, Spend)> = None;
         let mut consider = |tier: Tier, count: u8, value: u8, own: bool, index: usize, spend| {
             let key = (Reverse(tier), count, value, !own, index);
@@ -356,7 +356,7 @@ mod tests {
 
     #[test]
     fn two_counters_spend_the_fewest_that_reach_the_best_tier() {
-        // SPEC 12, 2. Dice 2 and 1, stat 0: 3, a miss.
+        // docs/advantage.md and docs/cortex.md. Dice 2 and 1, stat 0: 3, a miss.
         let case = AdvantageCase {
             counters: 2,
             gain_on: [0, 0, 0],
@@ -413,7 +413,7 @@ mod tests {
 
     #[test]
     fn a_party_shares_the_best_counter_and_only_the_roller_gains() {
-        // SPEC 12, 3. Player 1 rolls 4 and 1: 5, a miss.
+        // docs/advantage.md and docs/storytelling.md. Player 1 rolls 4 and 1: 5, a miss.
         let shared = AdvantageCase {
             party: 3,
             share: true,

@@ -1,4 +1,4 @@
-//! The states of an encounter's counters (SPEC 12: "an exact Markov chain
+//! The states of an encounter's counters (docs/advantage.md: "an exact Markov chain
 //! over every counter's value"): every value each counter in play can hold,
 //! numbered so the exact chain and the sampler's tables can index them. One
 //! player's two counters are interchangeable, so only their sorted values

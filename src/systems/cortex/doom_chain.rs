@@ -1,4 +1,4 @@
-//! The exact method for doom-pool scenes (SPEC 5): a Markov chain over the
+//! The exact method for doom-pool scenes (docs/cortex.md): a Markov chain over the
 //! doom pool's contents. The pool only grows, by one die of four sizes per
 //! action, so the states stay few; each state's chance of success is
 //! computed once (memoised per doom pool) from the action's exact (total,
@@ -315,7 +315,7 @@ impl SceneCase {
                 let mass: f64 = state.successes.iter().sum();
                 if self.ends(&key) {
                     // The GM spends 2d12: this and every later action does
-                    // not happen, and counts as not succeeding (SPEC 5).
+                    // not happen, and counts as not succeeding (docs/cortex.md).
                     self.finish(&mut hists, &key, start, &state, true);
                     pools.tops.remove(&state.id);
                     continue;

@@ -1,4 +1,4 @@
-//! The exact Cortex engine (SPEC 2): the joint (total, effect, hitches)
+//! The exact Cortex engine (docs/cortex.md): the joint (total, effect, hitches)
 //! distribution of one pool by a dynamic programme over the dice whose state
 //! is what the [`Scorer`] holds, the hitch count by a Poisson-binomial
 //! convolution, and a case's exact outcome histograms from those (or from
@@ -322,7 +322,7 @@ impl CortexCase {
                     .clone();
                 if !self.rules.effect_step_down {
                     // Only the step-down looks at the reaction's effect die
-                    // (SPEC 2), so without it the reaction's totals suffice.
+                    // (docs/cortex.md), so without it the reaction's totals suffice.
                     for (outcome, _) in &mut reaction {
                         outcome.1 = 0;
                     }

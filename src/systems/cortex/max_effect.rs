@@ -1,4 +1,4 @@
-//! The `max-effect` policy (SPEC 2): against a known number to beat, the
+//! The `max-effect` policy (docs/cortex.md): against a known number to beat, the
 //! roller picks the total dice that still succeed and leave the largest
 //! final effect. [`Choice`] is what a roll must remember for that choice;
 //! [`choice_outcomes`] is the exact programme over it, the Monte Carlo
@@ -23,7 +23,7 @@ use super::weight::Weight;
 const CHOICE_SLOTS: usize = MAX_KEEP + 1;
 
 /// What a roll must remember for the roller to choose the total dice with a
-/// known number to beat (`policy = "max-effect"`, SPEC 2): the `keep + 1`
+/// known number to beat (`policy = "max-effect"`, docs/cortex.md): the `keep + 1`
 /// highest live values with their dice's steps, and the largest step among
 /// the other live dice.
 ///
@@ -105,7 +105,7 @@ impl Choice {
 
     /// The roll as scored by `rules.policy`; `difficulty` is the number to
     /// beat (only `max-effect` looks at it). When no choice succeeds the
-    /// roll fails as with `max-total` (SPEC 2).
+    /// roll fails as with `max-total` (docs/cortex.md).
     pub fn resolve(&self, keep: usize, rules: &Rules, difficulty: Option<u32>) -> PoolRoll {
         let hitches = u32::from(self.hitches);
         if self.len() <= keep {
@@ -289,7 +289,7 @@ mod tests {
     }
 
     /// The max-effect choice by trying every set of `keep` live dice: slow,
-    /// and plainly what SPEC 2 says.
+    /// and plainly what docs/cortex.md says.
     fn max_effect_by_subsets(
         dice: &[Die],
         faces: &[u8],
@@ -360,7 +360,7 @@ mod tests {
 
     #[test]
     fn max_effect_is_the_best_choice_and_never_worse_than_max_total() {
-        // SPEC 2: the same faces, the same success, a final effect step at
+        // docs/cortex.md: the same faces, the same success, a final effect step at
         // least as large; checked against trying every set of total dice.
         let mut improved = 0;
         for (text, keep) in [

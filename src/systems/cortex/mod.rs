@@ -1,4 +1,4 @@
-//! Cortex Plus pools (SPEC 2; the Cortex Plus rules text, "Броски" and
+//! Cortex Plus pools (docs/cortex.md; the Cortex Plus rules text, "Броски" and
 //! "Необязательные условия"): hitches on 1s, the total of the `keep` best
 //! live dice, the effect die, and opposed rolls against a reacting pool (the
 //! doom pool) or a fixed difficulty, with heroic steps and the optional
@@ -140,7 +140,7 @@ impl CortexCase {
         let policy_item = options.take("policy");
         if options.choice("policy", &["max-total", "max-effect"])? == Some("max-effect") {
             // The roller can only aim for effect when the number to beat is
-            // known before choosing (SPEC 2); a reacting pool rolls after.
+            // known before choosing (docs/cortex.md); a reacting pool rolls after.
             if !matches!(opposition, Opposition::Difficulty(_)) {
                 return Err(options.error_at(
                     &policy_item.expect("a policy was given"),
@@ -245,7 +245,7 @@ impl CortexCase {
     }
 }
 
-/// An opposed roll as its metrics see it (SPEC 2): the margin (action
+/// An opposed roll as its metrics see it (docs/cortex.md): the margin (action
 /// total minus the opposing total), the action's effect step, the reacting
 /// pool's effect step (for the optional step-down; `None` against a fixed
 /// difficulty) and whether the reacting pool rolled a hitch.
@@ -272,7 +272,7 @@ impl Contest {
     }
 }
 
-/// Reads `plot_points` (SPEC 10): they are spent against a fixed
+/// Reads `plot_points` (docs/cortex.md): they are spent against a fixed
 /// `difficulty` under `max-total`. A case's own points (1 or more) anywhere
 /// else are an error saying why; from a defaults table they are left out
 /// where they do not apply, as is a case's own 0.
@@ -328,7 +328,7 @@ pub struct CortexHists<W> {
     pub win_effect: Hist<W>,
     pub fail: W,
     pub reaction_hitch: W,
-    /// Plot points spent (SPEC 10); empty when the case has none.
+    /// Plot points spent (docs/cortex.md); empty when the case has none.
     pub plot_points_spent: Hist<W>,
     /// Every outcome's weight together: the denominator of every metric.
     pub whole: W,
@@ -364,7 +364,7 @@ fn count_where(hist: &Hist<u128>, keep: impl Fn(i64) -> bool) -> u128 {
 }
 
 impl CortexCase {
-    /// Every SPEC 2 metric from the outcome counts; one function for every
+    /// Every docs/cortex.md metric from the outcome counts; one function for every
     /// method. Each is one count divided by another, once, so a pool's own
     /// metrics are the same number in every case that rolls it.
     fn measured(&self, h: &CortexHists<u128>) -> Vec<Measured> {
@@ -434,13 +434,13 @@ impl CortexCase {
         metrics
     }
 
-    /// Every SPEC 2 metric from the outcome counts.
+    /// Every docs/cortex.md metric from the outcome counts.
     pub fn metrics(&self, h: &CortexHists<u128>) -> Vec<Metric> {
         self.measured(h).into_iter().map(|(m, _)| m).collect()
     }
 
     /// Each probability metric as `"numerator/denominator"` in lowest terms
-    /// (SPEC 8, `--fractions`); `None` unless the counts are exact.
+    /// (docs/reports.md, `--fractions`); `None` unless the counts are exact.
     pub fn fractions(&self, h: &CortexHists<u128>) -> Option<Vec<(String, String)>> {
         if !h.counted {
             return None;
@@ -454,7 +454,7 @@ impl CortexCase {
     }
 
     /// The distribution table: `total`, `hitches`, `pool_effect`, and for
-    /// opposed rolls `margin` and `win_effect` (SPEC 2); each row one count
+    /// opposed rolls `margin` and `win_effect` (docs/cortex.md); each row one count
     /// divided once.
     pub fn rows(&self, h: &CortexHists<u128>) -> Vec<DistRow> {
         let p = |c: u128| ratio(c, h.whole);

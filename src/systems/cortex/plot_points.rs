@@ -1,4 +1,4 @@
-//! Plot points spent after a Cortex roll (SPEC 10; the Cortex Plus rules
+//! Plot points spent after a Cortex roll (docs/cortex.md; the Cortex Plus rules
 //! text, "Сюжетные очки": after the roll, "Добавить к результату броска ещё
 //! один дайс", each point adds one more rolled die to the total, decided
 //! before the effect die is chosen, never a die showing 1).
@@ -27,7 +27,7 @@ use super::score::{push_die, scored, PoolRoll};
 use super::weight::Weight;
 use super::{CortexCase, CortexHists};
 
-/// Most plot points a roll may have (SPEC 10: `plot_points` 0..10).
+/// Most plot points a roll may have (docs/cortex.md: `plot_points` 0..10).
 pub const MAX_PLOT_POINTS: usize = 10;
 
 /// Most dice a [`PlotRoll`] holds: the largest total plus every point.
@@ -83,7 +83,7 @@ impl PlotRoll {
     }
 
     /// The roll once the roller has spent what it takes to beat
-    /// `difficulty` (SPEC 10): the scored roll and the points spent.
+    /// `difficulty` (docs/cortex.md): the scored roll and the points spent.
     pub fn spend(&self, keep: usize, rules: &Rules, difficulty: u32) -> (PoolRoll, u32) {
         let points = usize::from(self.len) - keep;
         for spent in 0..=points {

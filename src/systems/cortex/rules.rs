@@ -1,4 +1,4 @@
-//! The Cortex Plus roll rules in one place (SPEC 2; the Cortex Plus rules
+//! The Cortex Plus roll rules in one place (docs/cortex.md; the Cortex Plus rules
 //! text, "Броски" and "Необязательные условия"): who wins equal totals, when
 //! a success is heroic, the final effect step (step-down, heroic steps), how
 //! the roller picks the total dice, and the one "keep the top k dice"
@@ -9,7 +9,7 @@
 use crate::dice::Pool;
 use crate::options::{OptionError, Options};
 
-/// Most dice a total may sum (SPEC 2: `keep` allowed 1..5).
+/// Most dice a total may sum (docs/cortex.md: `keep` allowed 1..5).
 pub const MAX_KEEP: usize = 5;
 
 /// The keys [`Rules::from_options`] reads: the roll rules that doom-pool
@@ -42,7 +42,7 @@ pub enum Policy {
     MaxTotal,
     /// Against a fixed difficulty only: the dice that still beat the number
     /// and leave the largest final effect (free die plus heroic steps), then
-    /// the largest total (SPEC 2).
+    /// the largest total (docs/cortex.md).
     MaxEffect,
 }
 
@@ -76,7 +76,7 @@ pub struct Rules {
     pub effect_step_down: bool,
     pub policy: Policy,
     /// Plot points to spend after the roll against a fixed difficulty
-    /// (SPEC 10); `None` when the case does not set them, so its output
+    /// (docs/cortex.md); `None` when the case does not set them, so its output
     /// carries no plot-point metrics.
     pub plot_points: Option<u32>,
 }
@@ -123,7 +123,7 @@ impl Rules {
     }
 
     /// The smallest margin (action total minus opposing total) that
-    /// succeeds: ties go to the reaction unless `ties = "action"` (SPEC 2;
+    /// succeeds: ties go to the reaction unless `ties = "action"` (docs/cortex.md;
     /// botch against botch is margin 0, a tie like any other).
     pub fn least_succeeding_margin(&self) -> i64 {
         match self.ties {
@@ -133,7 +133,7 @@ impl Rules {
     }
 
     /// The smallest margin of a heroic success: a success by at least
-    /// `heroic_step` (SPEC 2).
+    /// `heroic_step` (docs/cortex.md).
     pub fn least_heroic_margin(&self) -> i64 {
         i64::from(self.heroic_step).max(self.least_succeeding_margin())
     }
@@ -148,7 +148,7 @@ impl Rules {
         margin >= self.least_heroic_margin()
     }
 
-    /// The final effect step of a successful action (SPEC 2): the optional
+    /// The final effect step of a successful action (docs/cortex.md): the optional
     /// step-down first (the Cortex Plus rules text, "Необязательные
     /// условия": a larger opposing effect die steps yours down, d4 stays
     /// d4), then one step up per full `heroic_step` of margin, past d12 if
@@ -170,13 +170,13 @@ impl Rules {
 /// A live die's place in the order in which dice are kept, as one byte:
 /// the face in the high bits, a tie-break between equal faces in the low
 /// three. Rank 0 is an empty slot or a hitch (a 1 counts for nothing,
-/// SPEC 2), which [`keep_top`] never keeps ahead of a live die.
+/// docs/cortex.md), which [`keep_top`] never keeps ahead of a live die.
 pub type Rank = u8;
 
 /// Low bits of a [`Rank`]: the tie-break between equal faces.
 const TIE_BITS: u8 = 7;
 
-/// The rank for the total (SPEC 2, `max-total`): of equal values the
+/// The rank for the total (docs/cortex.md, `max-total`): of equal values the
 /// smaller die ranks higher and goes into the total, keeping the larger
 /// die free for the effect.
 #[inline(always)]

@@ -1,4 +1,4 @@
-//! The Cortex Monte Carlo sampler (SPEC 2): each trial rolls the action
+//! The Cortex Monte Carlo sampler (docs/cortex.md): each trial rolls the action
 //! pool (and the reacting pool) die by die through the scorer's rule, or the
 //! max-effect [`Choice`] or plot points against a difficulty, and counts
 //! the outcome in a flat [`PackedTally`], recorded like every other method

@@ -1,4 +1,4 @@
-//! Doom-pool scenes (SPEC 5; the Cortex Plus rules text, "Запас Рока" and
+//! Doom-pool scenes (docs/cortex.md; the Cortex Plus rules text, "Запас Рока" and
 //! "Уровни Сложности"): a run of player actions, each an opposed Cortex roll
 //! against the whole doom pool, where every action that shows hitches feeds
 //! the doom pool one die (a d6 stepped up once per extra hitch) and earns the
@@ -27,7 +27,7 @@ use super::score::Scorer;
 use crate::systems::SystemCase;
 
 /// The keys a scene accepts. `keep`, `reaction_keep`, `ties` and
-/// `heroic_step` are the cortex roll rules (SPEC 5), also read from `[cortex]`.
+/// `heroic_step` are the cortex roll rules (docs/cortex.md), also read from `[cortex]`.
 pub const KEYS: &[&str] = &[
     "pool",
     "doom",
@@ -67,7 +67,7 @@ pub(super) fn dice_in(key: &DoomKey) -> u64 {
     key.iter().map(|&c| u64::from(c)).sum()
 }
 
-/// The doom die an action with `hitches` (>= 1) adds (SPEC 5; the Cortex Plus
+/// The doom die an action with `hitches` (>= 1) adds (docs/cortex.md; the Cortex Plus
 /// rules text, "Запас Рока": a d6, stepped up one step per extra hitch): 1 hitch d6, 2 d8,
 /// 3 d10, 4 or more d12.
 pub fn doom_die_step(hitches: u32) -> usize {
@@ -111,7 +111,7 @@ impl SceneCase {
         })
     }
 
-    /// Whether the GM ends the scene before an action (SPEC 5; the Cortex
+    /// Whether the GM ends the scene before an action (docs/cortex.md; the Cortex
     /// Plus rules text, "Запас Рока": "spend 2d12 to end the scene at once").
     pub(super) fn ends(&self, doom: &DoomKey) -> bool {
         self.end_at_2d12 && doom[4] >= 2
@@ -216,7 +216,7 @@ impl SceneCase {
         Ok(monte_carlo::run(&sampler, settings)?.to_probabilities(settings.trials))
     }
 
-    /// Every SPEC 5 metric from the tallies; one function for both methods.
+    /// Every docs/cortex.md metric from the tallies; one function for both methods.
     pub fn metrics(&self, h: &SceneHists<f64>) -> Vec<Metric> {
         let mut metrics: Vec<Metric> = h
             .success_by_action
@@ -229,7 +229,7 @@ impl SceneCase {
             Metric::mean_of("mean_heroic_successes", &h.heroics, 1.0),
             Metric::mean_of("mean_plot_points", &h.plot_points, 1.0),
             Metric::probability("p_ended_early", h.ended),
-            // Over the scenes that ran to the end only (SPEC 5).
+            // Over the scenes that ran to the end only (docs/cortex.md).
             Metric::mean_of("mean_final_doom_dice", &h.final_dice, 1.0 - h.ended),
         ]);
         metrics
@@ -436,7 +436,7 @@ mod tests {
                 value(&plain, "p_hitch")
             ));
         }
-        // REFERENCE.md: d8 d6 d6 against 2d6 succeeds 0.7068 of the time.
+        // Published figure: d8 d6 d6 against 2d6 succeeds 0.7068 of the time.
         let (metrics, _) = exact(&scene("d8 d6 d6", "2d6", 1));
         assert!((value(&metrics, "p_success_action_1").unwrap() - 0.7068).abs() < 5e-5);
     }

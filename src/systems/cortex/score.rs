@@ -1,4 +1,4 @@
-//! Scoring one pool's roll the `max-total` way (SPEC 2; the Cortex Plus
+//! Scoring one pool's roll the `max-total` way (docs/cortex.md; the Cortex Plus
 //! rules text, "Броски"): a 1 is a hitch and counts for nothing, the `keep`
 //! highest live values form the total, and the largest die left out is the
 //! effect die (d4 when none). [`Scorer`] reads a roll die by die through

@@ -166,7 +166,7 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
 }
 
 /// `"numerator/denominator"` in lowest terms (`"0/1"` for zero), the form
-/// icepool users publish (SPEC 8, `--fractions`).
+/// icepool users publish (docs/reports.md, `--fractions`).
 pub fn fraction(numerator: u128, denominator: u128) -> String {
     let common = gcd(numerator, denominator).max(1);
     let (n, d) = (numerator / common, denominator / common);

@@ -150,7 +150,7 @@ impl ConflictCase {
         let mut chain = Chain::new(team_slots);
         chain.add(None, self.start(), 1.0);
         for exchange in 1..=self.exchanges {
-            // The hero acts, then the foe if it acts at all (SPEC 9).
+            // The hero acts, then the foe if it acts at all (docs/cortex.md).
             for &actor in self.actors() {
                 let mut next = Chain::new(team_slots);
                 let states = chain.states();

@@ -1,4 +1,4 @@
-//! Cortex conflicts (SPEC 9; the Cortex Plus rules text, "Эффекты:
+//! Cortex conflicts (docs/cortex.md; the Cortex Plus rules text, "Эффекты:
 //! Преимущества, стресс и помехи", "Стресс", "Переизбыток стресса и
 //! получение травм" and "Банды и крупномасштабные противники"): a hero and a
 //! foe (a single character or a mob with team dice) trade opposed Cortex
@@ -34,7 +34,7 @@ use super::{PoolRoll, Rules};
 use crate::systems::{System, SystemCase};
 
 /// The keys a conflict accepts; the roll rules among them are also read from
-/// `[cortex]` (SPEC 9).
+/// `[cortex]` (docs/cortex.md).
 pub const KEYS: &[&str] = &[
     "hero",
     "foe",
@@ -50,10 +50,10 @@ pub const KEYS: &[&str] = &[
     "effect_step_down",
 ];
 
-/// Most exchanges a conflict may last (SPEC 9).
+/// Most exchanges a conflict may last (docs/cortex.md).
 pub const MAX_EXCHANGES: i64 = 100;
 
-/// The stress limits a character may have (SPEC 9): a novice specialist
+/// The stress limits a character may have (docs/cortex.md): a novice specialist
 /// d6, an expert d8, a master d10, a hero or major character d12.
 const STRESS_LIMITS: [Die; 4] = [Die::D6, Die::D8, Die::D10, Die::D12];
 
@@ -229,7 +229,7 @@ impl ConflictCase {
     }
 
     /// The final effect step of an opposed roll, `None` when the action
-    /// fails: the Cortex rules decide both (SPEC 2).
+    /// fails: the Cortex rules decide both (docs/cortex.md).
     fn opposed_effect(&self, action: PoolRoll, reaction: PoolRoll) -> Option<u32> {
         let margin = i64::from(action.total) - i64::from(reaction.total);
         self.rules.succeeds(margin).then(|| {
@@ -258,7 +258,7 @@ fn taken_out(actor: Actor, exchange: u32, hero: Option<u32>, foe: FoeState) -> E
 }
 
 impl ConflictCase {
-    /// Who acts in each exchange, in order (SPEC 9: the hero, then the foe
+    /// Who acts in each exchange, in order (docs/cortex.md: the hero, then the foe
     /// unless `foe_acts` is false).
     fn actors(&self) -> &'static [Actor] {
         if self.foe_acts {
@@ -270,7 +270,7 @@ impl ConflictCase {
 
     /// The action and reaction pools when `actor` acts: the actor's pool
     /// plus the other side's stress die, against the other side's pool
-    /// (SPEC 9; a stress die joins only pools acting against its bearer).
+    /// (docs/cortex.md; a stress die joins only pools acting against its bearer).
     fn pools(&self, actor: Actor, hero: Option<u32>, foe: FoeState) -> (Pool, Pool) {
         match actor {
             Actor::Hero => (with_stress(&self.hero, foe.stress), self.foe_pool(foe.team)),
@@ -431,7 +431,7 @@ impl ConflictHists<u64> {
 }
 
 impl ConflictCase {
-    /// Every SPEC 9 metric from the outcome histograms; one function for
+    /// Every docs/cortex.md metric from the outcome histograms; one function for
     /// every method.
     pub fn metrics(&self, h: &ConflictHists<f64>) -> Vec<Metric> {
         let p_foe_out = h.foe_out.mass();
@@ -454,7 +454,7 @@ impl ConflictCase {
         metrics
     }
 
-    /// The distribution table (SPEC 9): `foe_out_exchange` and
+    /// The distribution table (docs/cortex.md): `foe_out_exchange` and
     /// `hero_out_exchange` (`1` .. `N`, `never`), `final_foe_stress` and
     /// `final_hero_stress` (`none`, `d4` .. `d12`, `out`).
     pub fn rows(&self, h: &ConflictHists<f64>) -> Vec<DistRow> {
@@ -493,7 +493,7 @@ impl ConflictCase {
     }
 
     /// How the foe is written in a case name: "d8 d6", "d6 + 3d6 mob",
-    /// "3d6 mob" (SPEC 9).
+    /// "3d6 mob" (docs/cortex.md).
     fn foe_label(&self) -> String {
         match self.mob {
             None => self.foe.to_string(),
@@ -556,7 +556,7 @@ impl SystemCase for ConflictCase {
     }
 
     /// "d10 2d8 d6 vs d8 d6" (or "... vs d6 + 3d6 mob") when `hero` and the
-    /// foe (`foe` or `mob`) are swept (SPEC 9).
+    /// foe (`foe` or `mob`) are swept (docs/cortex.md).
     fn sweep_name(&self, swept: &[String]) -> Option<String> {
         let has = |k: &str| swept.iter().any(|s| s == k);
         (has("hero") && (has("foe") || has("mob")))

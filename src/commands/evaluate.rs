@@ -9,7 +9,7 @@ use std::sync::Arc;
 use crate::balance::{BalanceQuestion, BalanceResult};
 use crate::cli::{CommonArgs, FormatArg, MethodArg};
 use crate::engine::exact::{Budget, ExactError};
-use crate::engine::monte_carlo::McSettings;
+use crate::engine::monte_carlo::{McSettings, Workers};
 use crate::errors::input_error;
 use crate::report::chart::MAX_CHARTED_CASES;
 use crate::report::spill::{drop_rows, DistributionSpill};
@@ -32,11 +32,12 @@ pub fn max_threads() -> usize {
 }
 
 /// Resolved run settings.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Settings {
     pub trials: u64,
     pub seed: u64,
-    pub threads: usize,
+    /// The run's Monte Carlo workers: started once, shared by every case.
+    pub workers: Workers,
     pub method: MethodArg,
     pub format: FormatArg,
     pub quiet: bool,
@@ -45,7 +46,8 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Flags over the scenario's values over the defaults.
+    /// Flags over the scenario's values over the defaults; starts the
+    /// run's workers.
     pub fn resolve(
         common: &CommonArgs,
         trials: Option<u64>,
@@ -68,19 +70,34 @@ impl Settings {
                         max_threads()
                     ));
                 }
-                max_threads()
+                Some(max_threads())
             }
-            asked => asked.unwrap_or(0),
+            asked => asked,
         };
         Ok(Settings {
             trials,
             seed: common.seed.or(seed).unwrap_or(DEFAULT_SEED),
-            threads,
+            workers: Workers::start(threads)?,
             method: common.method,
             format: common.format,
             quiet: common.quiet,
             fractions: common.fractions,
         })
+    }
+
+    /// These settings for another scenario of the same run: flags over the
+    /// scenario's values over the defaults, on the same workers.
+    pub fn for_scenario(
+        &self,
+        common: &CommonArgs,
+        trials: Option<u64>,
+        seed: Option<u64>,
+    ) -> Settings {
+        Settings {
+            trials: common.trials.or(trials).unwrap_or(DEFAULT_TRIALS),
+            seed: common.seed.or(seed).unwrap_or(DEFAULT_SEED),
+            ..self.clone()
+        }
     }
 }
 
@@ -221,7 +238,6 @@ fn monte_carlo(
     let mc_settings = McSettings {
         trials: settings.trials,
         seed: settings.seed,
-        threads: settings.threads,
         cancel: Some(cancel),
         progress: Some(&counter),
     };
@@ -230,7 +246,11 @@ fn monte_carlo(
         settings.trials,
         crate::progress::wanted(settings.quiet),
         &counter,
-        || case.spec.monte_carlo(&mc_settings),
+        || {
+            settings
+                .workers
+                .install(|| case.spec.monte_carlo(&mc_settings))
+        },
     )?;
     let ci95 = evaluation
         .metrics

@@ -25,7 +25,7 @@ fn run_with(name: &str, text: &str, method: MethodArg, trials: u64) -> Report {
     let settings = Settings {
         trials,
         seed: SEED,
-        threads: 1,
+        workers: Default::default(),
         method,
         format: FormatArg::Table,
         quiet: true,

@@ -45,12 +45,11 @@ pub trait SystemCase: Send + Sync + std::fmt::Debug {
     fn monte_carlo(&self, settings: &McSettings<'_>) -> Result<Evaluation, Interrupted>;
     /// The names of the metrics this case reports, in order (what a
     /// balance may aim at). The names never depend on the numbers, so one
-    /// Monte Carlo trial on one thread tells them.
+    /// Monte Carlo trial tells them.
     fn metric_names(&self) -> Vec<String> {
         let one_trial = McSettings {
             trials: 1,
             seed: 0,
-            threads: 1,
             cancel: None,
             progress: None,
         };

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-mod common;
+use crate::common;
 
 use common::{json_of, oddsmith, refused, scenario};
 

@@ -3,7 +3,7 @@
 //! and both `on_use` values, the quick command's flags and bad input, and
 //! the example scenarios.
 
-mod common;
+use crate::common;
 
 use common::oddsmith;
 

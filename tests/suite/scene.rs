@@ -1,7 +1,7 @@
 //! CLI tests for doom-pool scenes: `oddsmith scene`, `cortex-scene` cases
 //! in scenarios, their defaults, bad input, and Monte Carlo against exact.
 
-mod common;
+use crate::common;
 
 use common::{json_of, refused, scenario};
 use serde_json::Value;

@@ -4,7 +4,7 @@
 //! tables with fixed lists, `null` metrics, JSON and CSV shapes, and the
 //! refusals.
 
-mod common;
+use crate::common;
 
 use common::{json_of, oddsmith, refused, scenario};
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! p_success matrix), the note on where the report went coming after the
 //! results, and the report folder's `at_least` column (docs/reports.md).
 
-mod common;
+use crate::common;
 
 use common::{oddsmith, scenario};
 

@@ -3,7 +3,7 @@
 //! every option, the example scenario, and the quick command's flags and
 //! bad input.
 
-mod common;
+use crate::common;
 
 use common::oddsmith;
 
@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use oddsmith::distribution::Evaluation;
 use oddsmith::engine::exact::Budget;
-use oddsmith::engine::monte_carlo::McSettings;
+use oddsmith::engine::monte_carlo::{McSettings, Workers};
 use oddsmith::options::{KeyStyle, RawItem, RawValue};
 use oddsmith::systems::{storytelling, System, SystemCase};
 
@@ -255,11 +255,12 @@ fn monte_carlo_does_not_depend_on_threads() {
         ("again", int(8)),
         ("rote", RawValue::Bool(true)),
     ]);
-    let mut one = McSettings::new(150_000, 5);
-    one.threads = 1;
-    let mut two = McSettings::new(150_000, 5);
-    two.threads = 2;
-    assert_eq!(c.monte_carlo(&one).unwrap(), c.monte_carlo(&two).unwrap());
+    let settings = McSettings::new(150_000, 5);
+    let on = |threads| {
+        let workers = Workers::start(Some(threads)).unwrap();
+        workers.install(|| c.monte_carlo(&settings)).unwrap()
+    };
+    assert_eq!(on(1), on(2));
 }
 
 /// `oddsmith storytelling ARGS --format json --quiet`.

@@ -9,7 +9,7 @@ use std::time::Duration;
 use assert_cmd::Command;
 use predicates::prelude::*;
 
-mod common;
+use crate::common;
 
 /// Far longer than any of these runs takes; only a hang reaches it.
 const HANG_GUARD: Duration = Duration::from_secs(60);

@@ -3,7 +3,7 @@
 //! `index.md` and `index.html`, reproducibly, refuses bad input before
 //! writing anything, and a Ctrl-C leaves no files behind.
 
-mod common;
+use crate::common;
 
 use common::oddsmith;
 

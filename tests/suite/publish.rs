@@ -6,7 +6,7 @@
 //! charts, Monte Carlo cases and a balance. `--format markdown` prints pipe
 //! tables.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -8,7 +8,7 @@
 //! Below the properties, every input the fuzzers found a problem with,
 //! as a regression test.
 
-mod common;
+use crate::common;
 
 use common::fuzzing::{check_dice, check_scenario, FUZZ_FILE};
 use oddsmith::scenario;

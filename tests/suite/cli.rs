@@ -1,7 +1,7 @@
 //! Command-line tests: output formats, report folders, and every bad input
 //! of the command line (exit 2 with a message, never a panic).
 
-mod common;
+use crate::common;
 
 use common::oddsmith;
 

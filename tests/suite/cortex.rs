@@ -3,12 +3,12 @@
 //! pools, Monte Carlo against exact within 5 standard errors, and identical
 //! Monte Carlo results on any thread count.
 
-mod common;
+use crate::common;
 
 use oddsmith::dice::Pool;
 use oddsmith::distribution::Metric;
 use oddsmith::engine::exact::Budget;
-use oddsmith::engine::monte_carlo::McSettings;
+use oddsmith::engine::monte_carlo::{McSettings, Workers};
 use oddsmith::systems::cortex::{CortexCase, Opposition, Rules, Ties};
 use oddsmith::systems::SystemCase;
 
@@ -253,9 +253,10 @@ fn monte_carlo_agrees_with_exact() {
 fn thread_count_never_changes_monte_carlo() {
     let c = case("d10 2d8 d6", Some("3d8"), Rules::default());
     let run = |threads| {
-        let mut s = McSettings::new(250_000, 42);
-        s.threads = threads;
-        c.monte_carlo(&s).unwrap()
+        let workers = Workers::start(Some(threads)).unwrap();
+        workers
+            .install(|| c.monte_carlo(&McSettings::new(250_000, 42)))
+            .unwrap()
     };
     let one = run(1);
     assert_eq!(one, run(2));

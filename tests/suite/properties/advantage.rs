@@ -70,7 +70,6 @@ pub fn case() -> BoxedStrategy<Opts> {
 pub const FAMILIES: &[Family] = &[Family {
     name: "share of rolls by tier",
     members: &["p_miss", "p_weak", "p_strong"],
-    complement: None,
 }];
 
 fn policy(opts: &Opts) -> &str {

@@ -63,18 +63,59 @@ pub fn case() -> BoxedStrategy<Opts> {
         .boxed()
 }
 
-pub const FAMILIES: &[Family] = &[
-    Family {
-        name: "pool effect die",
-        members: &["pool_effect_*"],
-        complement: None,
-    },
-    Family {
-        name: "final effect die of a success, or failure",
-        members: &["win_effect_*"],
-        complement: Some("p_success"),
-    },
-];
+pub const FAMILIES: &[Family] = &[Family {
+    name: "pool effect die",
+    members: &["pool_effect_*"],
+}];
+
+/// Success is a margin past the tie rule (docs/cortex.md): P(margin >= 1)
+/// when ties go to the reaction, P(margin >= 0) with `ties = "action"`; and
+/// a tie is margin 0. `p_success` counts the successes' final effect dice,
+/// the margin distribution counts every opposed roll's margin: a tally that
+/// scored a tie the wrong way, or lost rolls from either, fails here, by
+/// either method.
+#[test]
+fn success_is_the_margin_past_the_tie_rule() {
+    let mut runner = TestRunner::new(config(48));
+    let result = runner.run(&case(), |opts| {
+        let case = resolve(System::Cortex, &opts);
+        let action_ties = opts.contains(&("ties", RawValue::Str("action".into())));
+        let threshold = if action_ties { 0 } else { 1 };
+        let methods = [
+            ("exact", exact(case.as_ref())),
+            ("mc", monte_carlo(case.as_ref(), 5_000, 7, 0)),
+        ];
+        for (method, e) in methods {
+            let Some(p_success) = metric(&e, "p_success") else {
+                prop_assert!(!has(&opts, "vs") && !has(&opts, "difficulty"));
+                return Ok(());
+            };
+            let margin_at_least = |m: i64| -> f64 {
+                e.rows
+                    .iter()
+                    .filter(|r| r.variable == "margin")
+                    .filter(|r| r.outcome.parse::<i64>().expect("a numeric margin") >= m)
+                    .map(|r| r.probability)
+                    .sum()
+            };
+            let past_tie_rule = margin_at_least(threshold);
+            prop_assert!(
+                (p_success - past_tie_rule).abs() < 1e-9,
+                "{opts:?} ({method}): p_success {p_success}, P(margin >= {threshold}) {past_tie_rule}"
+            );
+            let tie = margin_at_least(0) - margin_at_least(1);
+            let p_tie = metric(&e, "p_tie").expect("p_tie of an opposed roll");
+            prop_assert!(
+                (p_tie - tie).abs() < 1e-9,
+                "{opts:?} ({method}): p_tie {p_tie}, P(margin = 0) {tie}"
+            );
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
 
 fn add_die(opts: &Opts, key: &str, choice: u8) -> Option<Opts> {
     let mut opts = opts.clone();

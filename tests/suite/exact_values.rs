@@ -3,7 +3,7 @@
 //! fractions in lowest terms, and a pool's own metrics print as one number
 //! in every case that rolls it.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

@@ -4,7 +4,7 @@
 //! Carlo against exact, and the cases where plot points are refused or
 //! skipped.
 
-mod common;
+use crate::common;
 
 use common::{assert_monte_carlo_agrees, json_of, refused, scenario};
 use oddsmith::dice::{Die, Pool};

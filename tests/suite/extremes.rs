@@ -7,7 +7,7 @@
 //! here; memory is asserted, from the kernel's peak resident size of each
 //! child process.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Stdio};
 
@@ -103,8 +103,8 @@ fn peak_rss_kib(args: &[&str]) -> Option<u64> {
 
 #[test]
 fn monte_carlo_memory_does_not_grow_with_trials() {
-    // A hundred times the trials, and ten times the blocks per thread,
-    // must not need more memory: tallies are per thread, not per trial.
+    // A hundred times the trials (2 blocks against 153) must not need more
+    // memory: tallies are per thread, not per trial.
     let run = |pool: &str, trials: &str| {
         peak_rss_kib(&[
             "cortex", pool, "--vs", "2d6", "--method", "mc", "--trials", trials, "--quiet",
@@ -116,10 +116,13 @@ fn monte_carlo_memory_does_not_grow_with_trials() {
     let large = run("d10 2d8 d6", "10000000").unwrap();
     eprintln!("d10 2d8 d6 vs 2d6: peak RSS {small} KiB at 1e5 trials, {large} KiB at 1e7");
     assert!(large <= small + 4096, "{small} KiB -> {large} KiB");
-    let pool = "200d12 200d10 200d8 200d6 200d4";
-    let small = run(pool, "2000").unwrap();
-    let large = run(pool, "100000").unwrap();
-    eprintln!("1,000 dice vs 2d6: peak RSS {small} KiB at 2e3 trials, {large} KiB at 1e5");
+    // A big pool over one block, then over a hundred: a leak of even a few
+    // bytes a trial would show as megabytes (6.5 million trials).
+    let pool = "20d12 20d10 20d8 20d6 20d4";
+    let one_block = oddsmith::engine::monte_carlo::BLOCK_SIZE;
+    let small = run(pool, &one_block.to_string()).unwrap();
+    let large = run(pool, &(100 * one_block).to_string()).unwrap();
+    eprintln!("100 dice vs 2d6: peak RSS {small} KiB over 1 block, {large} KiB over 100");
     assert!(large <= small + 4096, "{small} KiB -> {large} KiB");
 }
 

@@ -4,7 +4,7 @@
 //! names, Monte Carlo against exact, and bad input (exit 2, a message naming
 //! what is allowed, never a panic).
 
-mod common;
+use crate::common;
 
 use common::{assert_json_z_small, assert_monte_carlo_agrees, json_of, refused, scenario};
 use oddsmith::dice::{Die, Pool};

@@ -4,7 +4,7 @@
 //! case is checked against the same case asked alone, so no figure here is
 //! typed in.
 
-mod common;
+use crate::common;
 
 use common::{json_of, oddsmith, refused};
 use serde_json::Value;

@@ -1,6 +1,6 @@
 //! The integration tests, one binary (each test binary links the whole crate
-//! and its dependencies, which on two cores took longer than running the
-//! tests). One module per area; `common` holds the shared helpers.
+//! and its dependencies, so one binary per file was slow to build on two
+//! cores). One module per area; `common` holds the shared helpers.
 //! `tests/memory.rs` and `tests/interrupt.rs` stay binaries of their own:
 //! one reads the peak memory of every child its process ran, the other
 //! times signals, and neither should share its process with other tests.

@@ -10,7 +10,7 @@
 //! both become [`Options`] and are validated by [`BalanceSpec::from_options`].
 //! The results are part of a run's report; `report::balance` writes them.
 
-pub mod general;
+pub(crate) mod general;
 
 use serde_json::{Map, Value};
 

@@ -21,6 +21,7 @@ fn finish<W: Write>(writer: csv::Writer<W>) -> anyhow::Result<W> {
 }
 
 /// A table written into memory, for callers that want its bytes.
+#[cfg(test)]
 pub fn to_bytes(table: impl FnOnce(&mut Vec<u8>) -> anyhow::Result<()>) -> anyhow::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     table(&mut bytes)?;

@@ -9,7 +9,7 @@
 
 use std::io::Write;
 
-use super::document::{Align, Block, Document, Inline, Line, NoDeferredRows, RowSource, Table};
+use super::document::{Align, Block, Document, Inline, Line, RowSource, Table};
 use super::index::url_path;
 
 /// The page's style sheet. No `url()` or `@import`: the page must not
@@ -55,8 +55,11 @@ figure svg { display: block; width: 100%; height: auto; }
 ";
 
 /// Renders a document as a complete page titled `title`. `svgs` holds each
-/// chart's SVG text by stem; a chart without one is left out.
+/// chart's SVG text by stem; a chart without one is left out. (The
+/// writers stream pages instead; the tests read a page whole.)
+#[cfg(test)]
 pub fn render(title: &str, document: &Document, svgs: &[(String, String)]) -> String {
+    use super::document::NoDeferredRows;
     let mut out = Vec::new();
     // Writing into memory cannot fail.
     let _ = write(title, document, svgs, &NoDeferredRows, &mut out);

@@ -5,20 +5,20 @@
 //! Writers never touch files; [`write_atomic`] is the one function that
 //! does, writing a temporary file and renaming it so a file is whole or absent.
 
-pub mod balance;
+pub(crate) mod balance;
 pub mod chart;
-pub mod compact;
-pub mod csv;
-pub mod document;
-pub mod folder;
-pub mod html;
-pub mod index;
-pub mod json;
-pub mod markdown;
-pub mod page;
-pub mod side_by_side;
-pub mod spill;
-pub mod table;
+pub(crate) mod compact;
+pub(crate) mod csv;
+pub(crate) mod document;
+pub(crate) mod folder;
+pub(crate) mod html;
+pub(crate) mod index;
+pub(crate) mod json;
+pub(crate) mod markdown;
+pub(crate) mod page;
+pub(crate) mod side_by_side;
+pub(crate) mod spill;
+pub(crate) mod table;
 
 pub use folder::write_folder;
 

@@ -13,14 +13,14 @@
 //! (with `--method both` a case appears twice), else the Monte Carlo one,
 //! whose 95% intervals are drawn as error bars.
 
-pub mod model;
+pub(crate) mod model;
 pub mod render;
 
 mod advantage;
 mod balance;
 mod conflict;
 mod cortex;
-pub mod labels;
+pub(crate) mod labels;
 mod plot_points;
 mod scene;
 mod storytelling;

@@ -25,18 +25,18 @@
 //! against each other.
 
 pub mod conflict;
-pub mod doom_chain;
-pub mod exact;
-pub mod max_effect;
-pub mod plot_points;
-pub mod pool_cache;
+pub(crate) mod doom_chain;
+pub(crate) mod exact;
+pub(crate) mod max_effect;
+pub(crate) mod plot_points;
+pub(crate) mod pool_cache;
 mod programme_step;
-pub mod rules;
-pub mod sample;
+pub(crate) mod rules;
+pub(crate) mod sample;
 pub mod scene;
-pub mod score;
+pub(crate) mod score;
 mod tally;
-pub mod weight;
+pub(crate) mod weight;
 
 use serde_json::{json, Map, Value};
 

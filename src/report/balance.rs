@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 
 use super::chart::{input_text as text, pairs};
 use super::number;
-use super::table::fixed;
+use super::format::fixed;
 use crate::balance::{BalanceResult, Form, RungValue};
 use crate::systems::System;
 

@@ -41,6 +41,7 @@ tr > :first-child { position: sticky; left: 0; background: #fff; box-shadow: 1px
 tr > th:first-child { background: #f5f5f5; }
 figure { margin: 1rem 0 1.5rem; }
 figure svg { display: block; width: 100%; height: auto; }
+img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 @media print {
   body { max-width: none; padding: 0; font-size: 10pt; }
   .table { overflow: visible; border: none; }
@@ -116,7 +117,7 @@ fn block(
         Block::Image { path, title, width } => {
             let base = escape(&url_path(path));
             format!(
-                "<p><a href=\"{base}.svg\"><img src=\"{base}.png\" alt=\"{}\" width=\"{width}\" style=\"max-width: 100%; height: auto; border: 1px solid #ddd;\"></a></p>",
+                "<p><a href=\"{base}.svg\"><img src=\"{base}.png\" alt=\"{}\" width=\"{width}\"></a></p>",
                 escape(title)
             )
         }
@@ -177,7 +178,6 @@ fn inline(line: &Line) -> String {
         })
         .collect()
 }
-
 
 #[cfg(test)]
 mod tests {

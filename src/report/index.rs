@@ -2,7 +2,9 @@
 //! listing every scenario's report folder with its description, the seed,
 //! trials and methods used, the rule switches (inputs held fixed, and the
 //! ones swept with their values), links to its tables and its charts
-//! embedded. Like the other writers these return bytes; they hold no date or
+//! embedded. It is a [`Document`] like the report pages, rendered by the
+//! same Markdown and HTML writers, so its escaping, numbers and style are
+//! theirs. Like the other writers these return bytes; they hold no date or
 //! path of the machine, so the index is reproducible byte for byte.
 
 use serde_json::Value as Json;

@@ -119,10 +119,7 @@ fn result_json(r: &CaseResult, run_json: bool) -> Value {
         o.insert("fractions".into(), Value::Object(fractions));
     }
     if run_json && r.method == MethodUsed::Exact {
-        o.insert(
-            "dropped_mass".into(),
-            json!(r.dropped_mass.unwrap_or(0.0)),
-        );
+        o.insert("dropped_mass".into(), json!(r.dropped_mass.unwrap_or(0.0)));
     }
     Value::Object(o)
 }

@@ -9,8 +9,8 @@ use super::model::{
     Plot, Point, MIN_HEIGHT, MIN_WIDTH,
 };
 use super::{
-    at_least_of, columns_for, distribution, fixed_rules_note, input_int, labels, method_note, share,
-    stem, tail_from, varying_keys, width_for,
+    at_least_of, columns_for, distribution, fixed_rules_note, input_int, labels, method_note,
+    share, stem, tail_from, varying_keys, width_for,
 };
 use crate::report::CaseResult;
 use crate::systems::System;

@@ -403,6 +403,32 @@ mod tests {
     }
 
     #[test]
+    fn metrics_are_found_by_name() {
+        let mut h = Hist::default();
+        h.add(1, 1.0);
+        let evaluation = Evaluation {
+            metrics: vec![
+                Metric::probability("p_success", 0.25),
+                Metric::mean_of("mean_total", &h, 1.0),
+                Metric::mean_of("mean_effect_step", &Hist::default(), 0.0),
+            ],
+            ..Evaluation::default()
+        };
+        assert_eq!(evaluation.value("p_success"), Some(0.25));
+        assert_eq!(evaluation.value("mean_total"), Some(1.0));
+        assert_eq!(evaluation.metric("mean_effect_step").unwrap().value, None);
+        assert_eq!(evaluation.value("mean_effect_step"), None);
+        assert!(evaluation.metric("p_heroic").is_none());
+    }
+
+    #[test]
+    fn the_nearer_tail_keeps_small_tails_and_the_whole_mass() {
+        assert_eq!(nearer_tail(1e-18, 1.0, 1.0), 1e-18);
+        assert_eq!(nearer_tail(0.75, 0.25, 1.0), 0.75);
+        assert_eq!(nearer_tail(0.9, 0.0, 0.9), 0.9);
+    }
+
+    #[test]
     fn mean_and_variance_of_a_die() {
         let mut h = Hist::default();
         for face in 1..=6 {

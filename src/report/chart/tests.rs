@@ -137,7 +137,7 @@ fn cortex_heatmap_holds_each_exact_p_success() {
     assert_eq!(chart.notes.last().unwrap(), "Exact probabilities.");
     // The SVG prints the value of a cell.
     let svg = render::svg(chart).unwrap();
-    let v = model::percent(h.cells[0][0].unwrap());
+    let v = crate::report::format::percent(h.cells[0][0].unwrap());
     assert!(
         svg.contains(&format!(">\n{v}\n<")) || svg.contains(&v),
         "{v}"
@@ -606,7 +606,7 @@ fn cortex_totals_at_least_read_the_at_least_column() {
     let names: Vec<_> = lines.series.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["d8 2d6", "d10 d8 d6", "d12 d10 d8 d6"]);
     let r = chosen(&report, System::Cortex)[0];
-    let rows = &r.evaluation.rows;
+    let rows = &r.rows;
     let column = crate::distribution::at_least(rows);
     for p in &lines.series[0].points {
         let i = rows

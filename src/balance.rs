@@ -182,13 +182,7 @@ impl BalanceQuestion {
         let mut values = Vec::with_capacity(self.rungs.len());
         for rung in &self.rungs {
             let evaluation = rung.case.spec.exact(&mut Budget::unlimited())?;
-            values.push(
-                evaluation
-                    .metrics
-                    .into_iter()
-                    .find(|m| m.name == self.metric)
-                    .and_then(|m| m.value),
-            );
+            values.push(evaluation.value(&self.metric));
         }
         Ok(self.answer(values))
     }

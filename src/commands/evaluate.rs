@@ -13,7 +13,7 @@ use crate::engine::monte_carlo::{McSettings, Workers};
 use crate::errors::input_error;
 use crate::report::chart::MAX_CHARTED_CASES;
 use crate::report::spill::{drop_rows, DistributionSpill};
-use crate::report::{CaseResult, MethodUsed, Report, ReportKind, TableLayout};
+use crate::report::{CaseResult, MethodUsed, MetricResult, Report, ReportKind, TableLayout};
 use crate::scenario::Scenario;
 use crate::stats;
 use crate::systems::Case;
@@ -170,14 +170,9 @@ pub fn evaluate_balance(
     let mut values = Vec::with_capacity(question.rungs.len());
     for rung in &question.rungs {
         let results = evaluate_case(&rung.case, settings, cancel)?;
-        let value = results.first().and_then(|result| {
-            result
-                .evaluation
-                .metrics
-                .iter()
-                .find(|m| m.name == question.metric)
-                .and_then(|m| m.value)
-        });
+        let value = results
+            .first()
+            .and_then(|result| result.value(&question.metric));
         values.push(value);
     }
     Ok(question.answer(values))
@@ -199,6 +194,15 @@ pub fn evaluate_case(
         } else {
             None
         };
+        let metrics = evaluation
+            .metrics
+            .into_iter()
+            .map(|metric| MetricResult {
+                metric,
+                ci95: None,
+                z_vs_exact: None,
+            })
+            .collect();
         Ok(CaseResult {
             case: case.name.clone(),
             system: case.spec.system(),
@@ -206,9 +210,10 @@ pub fn evaluate_case(
             method: MethodUsed::Exact,
             trials: None,
             seed: None,
-            evaluation,
-            ci95: Vec::new(),
-            z_vs_exact: None,
+            metrics,
+            rows: evaluation.rows,
+            dropped_mass: evaluation.dropped_mass,
+            compared: false,
             fractions,
         })
     };
@@ -252,21 +257,21 @@ fn monte_carlo(
                 .install(|| case.spec.monte_carlo(&mc_settings))
         },
     )?;
-    let ci95 = evaluation
+    let metrics = evaluation
         .metrics
-        .iter()
-        .map(|m| stats::interval95(m, settings.trials))
+        .into_iter()
+        .map(|metric| {
+            let ci95 = stats::interval95(&metric, settings.trials);
+            let z_vs_exact = exact
+                .and_then(|exact| exact.metric(&metric.name))
+                .and_then(|e| stats::z_vs_exact(&metric, &e.metric, settings.trials));
+            MetricResult {
+                metric,
+                ci95,
+                z_vs_exact,
+            }
+        })
         .collect();
-    let z_vs_exact = exact.map(|exact| {
-        evaluation
-            .metrics
-            .iter()
-            .map(|m| {
-                let e = exact.evaluation.metrics.iter().find(|e| e.name == m.name)?;
-                stats::z_vs_exact(m, e, settings.trials)
-            })
-            .collect()
-    });
     Ok(CaseResult {
         case: case.name.clone(),
         system: case.spec.system(),
@@ -274,9 +279,10 @@ fn monte_carlo(
         method: MethodUsed::MonteCarlo,
         trials: Some(settings.trials),
         seed: Some(settings.seed),
-        evaluation,
-        ci95,
-        z_vs_exact,
+        metrics,
+        rows: evaluation.rows,
+        dropped_mass: evaluation.dropped_mass,
+        compared: exact.is_some(),
         fractions: None,
     })
 }

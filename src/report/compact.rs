@@ -14,18 +14,12 @@ use crate::systems::{System, HEADLINE_COLUMNS};
 
 /// A value with `decimals` decimals; `-` for none.
 fn short(value: Option<f64>, decimals: usize) -> String {
-    // -0.0 from rounding noise reads as a sign error to people.
-    value.map_or("-".into(), |x| format!("{:.decimals$}", x + 0.0))
+    value.map_or("-".into(), |x| super::format::decimals(x, decimals))
 }
 
 /// The value of metric `name` in `result`, if it has one.
 fn value_of(result: &CaseResult, name: &str) -> Option<f64> {
-    result
-        .evaluation
-        .metrics
-        .iter()
-        .find(|m| m.name == name)
-        .and_then(|m| m.value)
+    result.value(name)
 }
 
 /// How the group was computed: one method (with trials and seed for Monte

@@ -152,9 +152,8 @@ pub fn many_scene_cases() -> Report {
 /// produces it, which is the point: a renamed metric fails the tests).
 pub fn metric_index(result: &CaseResult, name: &str) -> usize {
     result
-        .evaluation
         .metrics
         .iter()
-        .position(|m| m.name == name)
+        .position(|m| m.name() == name)
         .unwrap_or_else(|| panic!("{} has no metric {name}", result.case))
 }

@@ -489,12 +489,11 @@ impl StHists<f64> {
     /// 0.8319299999999996) and for a tiny tail: the lower side is taken
     /// from the mass the outcomes hold, 1 - dropped.
     pub fn at_least(&self, k: i64) -> f64 {
-        let upper = self.successes.mass_where(|s| s >= k);
-        if upper < 0.5 {
-            upper
-        } else {
-            (1.0 - self.dropped) - self.successes.mass_where(|s| s < k)
-        }
+        crate::distribution::nearer_tail(
+            self.successes.mass_where(|s| s >= k),
+            self.successes.mass_where(|s| s < k),
+            1.0 - self.dropped,
+        )
     }
 }
 

@@ -127,9 +127,9 @@ fn heatmap(results: &[&CaseResult]) -> Option<Chart> {
         .fold(0.0, f64::max);
     chart.notes.push(if widest > 0.0 {
         format!(
-            "{} 95% intervals are within ±{:.2} percentage points.",
+            "{} 95% intervals are within ±{} percentage points.",
             mc_note,
-            widest * 100.0
+            crate::report::format::decimals(widest * 100.0, 2)
         )
     } else {
         mc_note

@@ -145,7 +145,7 @@ fn cortex_heatmap_holds_each_exact_p_success() {
         .map(str::trim)
         .collect();
     for value in h.cells.iter().flatten().flatten() {
-        let v = model::percent(*value);
+        let v = crate::report::format::percent(*value);
         assert!(texts.contains(&v.as_str()), "{v} not printed: {texts:?}");
     }
 }

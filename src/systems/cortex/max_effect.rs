@@ -486,9 +486,7 @@ mod tests {
         let get = |policy, name: &str| {
             let c = case(policy);
             let h = c.exact_hists(&mut Budget::unlimited()).unwrap();
-            c.metrics(&h)
-                .into_iter()
-                .find(|m| m.name == name)
+            crate::distribution::metric(&c.metrics(&h), name)
                 .unwrap()
                 .value
                 .unwrap()

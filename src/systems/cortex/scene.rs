@@ -387,9 +387,7 @@ mod tests {
     }
 
     fn value(metrics: &[Metric], name: &str) -> Option<f64> {
-        metrics
-            .iter()
-            .find(|m| m.name == name)
+        crate::distribution::metric(metrics, name)
             .unwrap_or_else(|| panic!("no metric {name}"))
             .value
     }

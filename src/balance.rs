@@ -16,8 +16,9 @@ use serde_json::{Map, Value};
 
 use crate::dice::Pool;
 use crate::engine::exact::{Budget, ExactError};
+use crate::options::KeyDef;
 use crate::options::{Entries, KeyStyle, OptionError, Options, RawItem, RawValue};
-use crate::systems::cortex::rules::ROLL_RULE_KEYS;
+use crate::systems::cortex::keys::ROLL_RULES;
 use crate::systems::cortex::{CortexCase, Opposition, Rules};
 use crate::systems::{systems_with_key, Case, System};
 
@@ -34,7 +35,7 @@ pub const KEYS: &[&str] = &[
 ];
 
 /// The cortex roll rules a balance also reads from a scenario's `[cortex]`.
-pub const RULE_KEYS: &[&str] = ROLL_RULE_KEYS;
+pub const RULE_KEYS: &[&KeyDef] = ROLL_RULES;
 
 /// The target when none is given: the documented example, a bit better than even.
 pub const DEFAULT_TARGET: f64 = 0.6;

@@ -7,14 +7,12 @@
 //! calls these; nothing restates them.
 
 use crate::dice::Pool;
-use crate::options::{OptionError, Options};
+use crate::options::{Choice, OptionError, Options};
+
+use super::keys::{HEROIC_STEP, KEEP, REACTION_KEEP, TIES};
 
 /// Most dice a total may sum (docs/cortex.md: `keep` allowed 1..5).
 pub const MAX_KEEP: usize = 5;
-
-/// The keys [`Rules::from_options`] reads: the roll rules that doom-pool
-/// scenes and balances share with plain cortex cases.
-pub const ROLL_RULE_KEYS: &[&str] = &["keep", "reaction_keep", "ties", "heroic_step"];
 
 /// Who wins equal totals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,8 +24,10 @@ pub enum Ties {
     Action,
 }
 
-impl Ties {
-    pub fn name(self) -> &'static str {
+impl Choice for Ties {
+    const ALL: &'static [Ties] = &[Ties::Reaction, Ties::Action];
+
+    fn name(self) -> &'static str {
         match self {
             Ties::Reaction => "reaction",
             Ties::Action => "action",
@@ -46,8 +46,10 @@ pub enum Policy {
     MaxEffect,
 }
 
-impl Policy {
-    pub fn name(self) -> &'static str {
+impl Choice for Policy {
+    const ALL: &'static [Policy] = &[Policy::MaxTotal, Policy::MaxEffect];
+
+    fn name(self) -> &'static str {
         match self {
             Policy::MaxTotal => "max-total",
             Policy::MaxEffect => "max-effect",
@@ -96,26 +98,22 @@ impl Default for Rules {
 }
 
 impl Rules {
-    /// Reads the roll rules ([`ROLL_RULE_KEYS`]) that doom-pool scenes and
+    /// Reads the roll rules ([`super::keys::ROLL_RULES`]) that doom-pool scenes and
     /// balances share with plain cortex cases. A scene's success never
     /// depends on the effect die, so `effect_step_down` (and `policy`) are
     /// read by [`super::CortexCase::from_options`] alone.
     pub fn from_options(options: &mut Options) -> Result<Rules, OptionError> {
         let mut rules = Rules::default();
-        if let Some(keep) = options.int("keep", 1, MAX_KEEP as i64)? {
+        if let Some(keep) = options.int_of(&KEEP)? {
             rules.keep = keep as usize;
         }
-        if let Some(keep) = options.int("reaction_keep", 1, MAX_KEEP as i64)? {
+        if let Some(keep) = options.int_of(&REACTION_KEEP)? {
             rules.reaction_keep = keep as usize;
         }
-        if let Some(ties) = options.choice("ties", &["reaction", "action"])? {
-            rules.ties = if ties == "action" {
-                Ties::Action
-            } else {
-                Ties::Reaction
-            };
+        if let Some(ties) = options.choice_of(&TIES)? {
+            rules.ties = ties;
         }
-        if let Some(step) = options.int("heroic_step", 1, i64::MAX)? {
+        if let Some(step) = options.int_of(&HEROIC_STEP)? {
             // Past u32 no margin can reach a step anyway.
             rules.heroic_step = u32::try_from(step).unwrap_or(u32::MAX);
         }

@@ -14,10 +14,11 @@
 //!
 //! The folder, one concern a file: [`rules`] the scorer and one die's
 //! distribution, [`exact`] the convolution and its brute-force check,
-//! [`sample`] the Monte Carlo trial; this file holds the case, its options,
+//! [`sample`] the Monte Carlo trial, [`keys`] the keys; this file holds the case, its options,
 //! its histograms and its metrics.
 
 mod exact;
+pub mod keys;
 pub mod rules;
 mod sample;
 
@@ -29,19 +30,8 @@ use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{OptionError, Options, RawValue};
 
 use super::SystemCase;
+use keys::{AGAIN, CHANCE_DIE_EXPLODES, DICE, EXCEPTIONAL, MODIFIER, NEED, ROTE, TARGET};
 pub use rules::{Roll, Rules};
-
-/// The keys a storytelling case accepts.
-pub const KEYS: &[&str] = &[
-    "dice",
-    "modifier",
-    "target",
-    "again",
-    "rote",
-    "need",
-    "exceptional",
-    "chance_die_explodes",
-];
 
 /// Largest `dice`, and largest pool after the modifier. docs/storytelling.md sets no upper
 /// bound; this one only stops a typo (an extra zero or three) from starting
@@ -74,14 +64,14 @@ pub struct StorytellingCase {
 
 impl StorytellingCase {
     pub fn from_options(mut options: Options) -> Result<StorytellingCase, OptionError> {
-        let Some(dice) = options.int("dice", 0, MAX_DICE)? else {
+        let Some(dice) = options.int_of(&DICE)? else {
             return Err(options.case_error(format!(
                 "a storytelling case needs {}, the number of d10s before the modifier (a whole number, 0 or more)",
-                options.key_name("dice")
+                options.key_name(&DICE)
             )));
         };
-        let modifier_item = options.take("modifier");
-        let modifier = options.int("modifier", i64::MIN, i64::MAX)?.unwrap_or(0);
+        let modifier_item = options.take(&MODIFIER);
+        let modifier = options.int_of(&MODIFIER)?.unwrap_or(0);
         let pool = i128::from(dice) + i128::from(modifier);
         if pool > i128::from(MAX_DICE) {
             let message = format!(
@@ -97,15 +87,15 @@ impl StorytellingCase {
             pool: pool.max(0) as i64,
             ..Rules::default()
         };
-        if let Some(target) = options.int("target", 2, 10)? {
+        if let Some(target) = options.int_of(&TARGET)? {
             rules.target = target as u8;
         }
-        if let Some(item) = options.take("again") {
+        if let Some(item) = options.take(&AGAIN) {
             let allowed = || {
                 format!(
                     "{} must be 0 (no rerolls) or a value from {} ({}) to 10",
-                    options.key_name("again"),
-                    options.key_name("target"),
+                    options.key_name(&AGAIN),
+                    options.key_name(&TARGET),
                     rules.target
                 )
             };
@@ -123,14 +113,14 @@ impl StorytellingCase {
                 }
             }
         }
-        if let Some(rote) = options.bool("rote")? {
+        if let Some(rote) = options.bool(&ROTE)? {
             rules.rote = rote;
         }
-        if let Some(explodes) = options.bool("chance_die_explodes")? {
+        if let Some(explodes) = options.bool(&CHANCE_DIE_EXPLODES)? {
             rules.chance_die_explodes = explodes;
         }
-        let need = options.int("need", 1, i64::MAX)?.unwrap_or(1);
-        let exceptional = options.int("exceptional", 0, i64::MAX)?.unwrap_or(5);
+        let need = options.int_of(&NEED)?.unwrap_or(1);
+        let exceptional = options.int_of(&EXCEPTIONAL)?.unwrap_or(5);
         options.finish()?;
         Ok(StorytellingCase {
             dice,
@@ -231,21 +221,21 @@ impl SystemCase for StorytellingCase {
     fn inputs(&self) -> Map<String, Value> {
         let rules = &self.rules;
         let mut inputs = Map::new();
-        inputs.insert("dice".into(), json!(self.dice));
-        inputs.insert("modifier".into(), json!(self.modifier));
-        inputs.insert("target".into(), json!(rules.target));
-        inputs.insert("again".into(), json!(rules.again));
+        inputs.insert(DICE.name.into(), json!(self.dice));
+        inputs.insert(MODIFIER.name.into(), json!(self.modifier));
+        inputs.insert(TARGET.name.into(), json!(rules.target));
+        inputs.insert(AGAIN.name.into(), json!(rules.again));
         // docs/reports.md: options that do not apply are absent. Rote does not apply
         // to a chance die; `chance_die_explodes` only to a chance die, and
         // not when nothing explodes.
         if !rules.is_chance() {
-            inputs.insert("rote".into(), json!(rules.rote));
+            inputs.insert(ROTE.name.into(), json!(rules.rote));
         }
-        inputs.insert("need".into(), json!(self.need));
-        inputs.insert("exceptional".into(), json!(self.exceptional));
+        inputs.insert(NEED.name.into(), json!(self.need));
+        inputs.insert(EXCEPTIONAL.name.into(), json!(self.exceptional));
         if rules.is_chance() && rules.again != 0 {
             inputs.insert(
-                "chance_die_explodes".into(),
+                CHANCE_DIE_EXPLODES.name.into(),
                 json!(rules.chance_die_explodes),
             );
         }

@@ -38,6 +38,7 @@ fn quick_arg(key: &'static KeyDef) -> Arg {
     }
     let arg = arg
         .long(leak(key.flag()[2..].to_string()))
+        .value_name(leak(key.name.to_uppercase()))
         .action(ArgAction::Append);
     match key.kind {
         Kind::Int { .. } => arg
@@ -62,8 +63,8 @@ fn quick_arg(key: &'static KeyDef) -> Arg {
 }
 
 /// How far the flags every command takes are moved down `--help`, below
-/// any system's keys.
-const KEYS_FIRST: usize = 1000;
+/// any system's keys (and above `--help` itself, which clap puts at 999).
+const KEYS_FIRST: usize = 100;
 
 /// The quick command `name`'s arguments, one per key of `system`, listed
 /// in `--help` ahead of the flags every command takes.

@@ -9,6 +9,8 @@
 
 pub mod advantage;
 pub mod cortex;
+#[cfg(test)]
+mod key_tests;
 pub mod storytelling;
 
 use std::sync::OnceLock;

@@ -329,6 +329,41 @@ mod tests {
     }
 
     #[test]
+    fn every_input_has_a_descriptor() {
+        // Every key of every system has words, with every placeholder filled.
+        let samples = [json!(0), json!(1), json!(2), json!(true), json!("d8")];
+        for system in crate::systems::System::ALL {
+            for key in system.keys() {
+                assert!(!crate::systems::key_defs_named(key).is_empty(), "{key}");
+                for v in &samples {
+                    let p = phrase(key, v);
+                    assert!(!p.contains('{') && !p.trim().is_empty(), "{key}: {p}");
+                }
+                assert!(!key_noun(key).contains('_'), "{key}");
+            }
+        }
+        assert_eq!(
+            phrase("policy", &json!("greedy")),
+            "spend whenever it helps"
+        );
+        assert_eq!(
+            phrase("policy", &json!("max-effect")),
+            "dice chosen for the largest effect"
+        );
+        assert_eq!(phrase("again", &json!(0)), "no again");
+        assert_eq!(phrase("again", &json!(9)), "9-again");
+        assert_eq!(phrase("counters", &json!(2)), "two advantage dice");
+        assert_eq!(key_noun("doom"), "starting doom pool");
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "has no key descriptor")]
+    fn a_key_with_no_descriptor_fails() {
+        phrase("tiez", &json!("action"));
+    }
+
+    #[test]
     fn a_table_lists_only_what_it_changes() {
         assert_eq!(
             phrase("gain_on", &json!({"miss": 1, "weak": 0, "strong": 0})),

@@ -4,14 +4,66 @@
 //! step-down are one declaration each, shared by the systems that read
 //! them. Each list is in the order the quick command reads its flags, which
 //! is the order a comparison of several lists varies them in (the last
-//! fastest).
+//! fastest). The limits and the choices the keys are read as are declared
+//! here too, and used from here by the modules that read the keys.
 
-use crate::options::{choice_names, Fallback, KeyDef, Kind, Phrase, Shown};
+use crate::options::{choice_names, Choice, Fallback, KeyDef, Kind, Phrase, Shown};
 
-use super::conflict::MAX_EXCHANGES;
-use super::plot_points::MAX_PLOT_POINTS;
-use super::rules::{Policy, Ties, MAX_KEEP};
-use super::scene::MAX_ACTIONS;
+/// Most dice a total may sum (docs/cortex.md: `keep` allowed 1..5).
+pub const MAX_KEEP: usize = 5;
+
+/// Most plot points a roll may have (docs/cortex.md: `plot_points` 0..10).
+pub const MAX_PLOT_POINTS: usize = 10;
+
+/// Most actions a scene may hold; far past any table's scene, and small
+/// enough that a typo fails at once instead of sampling for hours.
+pub const MAX_ACTIONS: i64 = 1_000;
+
+/// Most exchanges a conflict may last (docs/cortex.md).
+pub const MAX_EXCHANGES: i64 = 100;
+
+/// Who wins equal totals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ties {
+    /// The Cortex Plus rules text: the action succeeds only when the
+    /// opposing total is lower.
+    Reaction,
+    /// Marvel Heroic / Cortex Prime table rule: equal totals succeed.
+    Action,
+}
+
+impl Choice for Ties {
+    const ALL: &'static [Ties] = &[Ties::Reaction, Ties::Action];
+
+    fn name(self) -> &'static str {
+        match self {
+            Ties::Reaction => "reaction",
+            Ties::Action => "action",
+        }
+    }
+}
+
+/// How the roller picks the total dice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// The `keep` highest values; ties keep the larger die free for the effect.
+    MaxTotal,
+    /// Against a fixed difficulty only: the dice that still beat the number
+    /// and leave the largest final effect (free die plus heroic steps), then
+    /// the largest total (docs/cortex.md).
+    MaxEffect,
+}
+
+impl Choice for Policy {
+    const ALL: &'static [Policy] = &[Policy::MaxTotal, Policy::MaxEffect];
+
+    fn name(self) -> &'static str {
+        match self {
+            Policy::MaxTotal => "max-total",
+            Policy::MaxEffect => "max-effect",
+        }
+    }
+}
 
 /// The stress limits a character may have (docs/cortex.md).
 const STRESS_SIZES: &[u8] = &[6, 8, 10, 12];

@@ -4,58 +4,14 @@
 //! the roller picks the total dice, and the one "keep the top k dice"
 //! selection ([`keep_top`]) that the scorer, the max-effect choice, the exact
 //! programmes and doom-pool scenes all use. Everything else in `cortex/`
-//! calls these; nothing restates them.
+//! calls these; nothing restates them. The choices a key is read as (`Ties`,
+//! `Policy`) and the `keep` limit are declared with the keys, in `keys.rs`.
 
 use crate::dice::Pool;
-use crate::options::{Choice, OptionError, Options};
+use crate::options::{OptionError, Options};
 
+pub use super::keys::{Policy, Ties, MAX_KEEP};
 use super::keys::{HEROIC_STEP, KEEP, REACTION_KEEP, TIES};
-
-/// Most dice a total may sum (docs/cortex.md: `keep` allowed 1..5).
-pub const MAX_KEEP: usize = 5;
-
-/// Who wins equal totals.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ties {
-    /// The Cortex Plus rules text: the action succeeds only when the
-    /// opposing total is lower.
-    Reaction,
-    /// Marvel Heroic / Cortex Prime table rule: equal totals succeed.
-    Action,
-}
-
-impl Choice for Ties {
-    const ALL: &'static [Ties] = &[Ties::Reaction, Ties::Action];
-
-    fn name(self) -> &'static str {
-        match self {
-            Ties::Reaction => "reaction",
-            Ties::Action => "action",
-        }
-    }
-}
-
-/// How the roller picks the total dice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Policy {
-    /// The `keep` highest values; ties keep the larger die free for the effect.
-    MaxTotal,
-    /// Against a fixed difficulty only: the dice that still beat the number
-    /// and leave the largest final effect (free die plus heroic steps), then
-    /// the largest total (docs/cortex.md).
-    MaxEffect,
-}
-
-impl Choice for Policy {
-    const ALL: &'static [Policy] = &[Policy::MaxTotal, Policy::MaxEffect];
-
-    fn name(self) -> &'static str {
-        match self {
-            Policy::MaxTotal => "max-total",
-            Policy::MaxEffect => "max-effect",
-        }
-    }
-}
 
 /// What the action is rolled against.
 #[derive(Debug, Clone, PartialEq, Eq)]

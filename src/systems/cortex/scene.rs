@@ -27,9 +27,7 @@ use super::sample::{dice_table, roll_pool};
 use super::score::Scorer;
 use crate::systems::SystemCase;
 
-/// Most actions a scene may hold; far past any table's scene, and small
-/// enough that a typo fails at once instead of sampling for hours.
-pub const MAX_ACTIONS: i64 = 1_000;
+pub use super::keys::MAX_ACTIONS;
 
 /// A doom pool's contents: how many dice of each size, d4 .. d12.
 pub(super) type DoomKey = [u32; 5];

@@ -37,8 +37,7 @@ use super::keys::{
 use super::{PoolRoll, Rules};
 use crate::systems::{System, SystemCase};
 
-/// Most exchanges a conflict may last (docs/cortex.md).
-pub const MAX_EXCHANGES: i64 = 100;
+pub use crate::systems::cortex::keys::MAX_EXCHANGES;
 
 /// The stress limits a character may have (docs/cortex.md): a novice specialist
 /// d6, an expert d8, a master d10, a hero or major character d12.

@@ -176,6 +176,7 @@ pub fn with_balance_key_flags(mut command: Command) -> Command {
             command = command.arg(
                 Arg::new(leak(balance_flag_id(key.name)))
                     .long(leak(flag[2..].to_string()))
+                    .value_name(leak(key.name.to_uppercase()))
                     .num_args(0..=1)
                     .default_missing_value("true")
                     .allow_negative_numbers(true)

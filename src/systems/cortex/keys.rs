@@ -65,7 +65,8 @@ impl Choice for Policy {
     }
 }
 
-/// The stress limits a character may have (docs/cortex.md).
+/// The stress limits a character may have (docs/cortex.md): a novice specialist
+/// d6, an expert d8, a master d10, a hero or major character d12.
 const STRESS_SIZES: &[u8] = &[6, 8, 10, 12];
 
 pub const POOL: KeyDef = KeyDef {

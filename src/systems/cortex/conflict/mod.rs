@@ -28,7 +28,7 @@ use crate::dice::{effect_step_label, Die, Pool};
 use crate::distribution::{DistRow, Evaluation, Hist, Metric};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
-use crate::options::{Choice, KeyDef, OptionError, Options};
+use crate::options::{Choice, KeyDef, Kind, OptionError, Options};
 
 use super::keys::{
     EFFECT_STEP_DOWN, EXCHANGES, FOE, FOE_ACTS, FOE_STRESS_LIMIT, HERO, HEROIC_STEP,
@@ -38,10 +38,6 @@ use super::{PoolRoll, Rules};
 use crate::systems::{System, SystemCase};
 
 pub use crate::systems::cortex::keys::MAX_EXCHANGES;
-
-/// The stress limits a character may have (docs/cortex.md): a novice specialist
-/// d6, an expert d8, a master d10, a hero or major character d12.
-const STRESS_LIMITS: [Die; 4] = [Die::D6, Die::D8, Die::D10, Die::D12];
 
 /// Stress codes in the chain and the tallies: 0 is no stress, `step + 1` a
 /// stress die (d4 = 1 .. d12 = 5). A character who is not out never holds
@@ -311,8 +307,13 @@ fn stress_limit(options: &mut Options, key: &'static KeyDef) -> Result<Die, Opti
     let Some((text, item)) = options.string(key)? else {
         return Ok(Die::D12);
     };
-    let die = STRESS_LIMITS
-        .into_iter()
+    // The sizes the key declares (docs/cortex.md: novice d6 .. hero d12).
+    let Kind::Die(sizes) = key.kind else {
+        panic!("`{}` is not declared a die", key.name);
+    };
+    let die = sizes
+        .iter()
+        .filter_map(|&sides| Die::from_sides(u32::from(sides)))
         .find(|d| d.to_string() == text.trim().to_ascii_lowercase());
     die.ok_or_else(|| {
         options.error_at(

@@ -22,6 +22,7 @@ pub mod echo;
 pub mod engine;
 pub mod errors;
 pub mod interrupt;
+pub mod key_flags;
 pub mod line_index;
 pub mod messages;
 pub mod options;

@@ -473,7 +473,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
             .iter()
             .filter(|(table, _)| *table == System::Cortex)
             .flat_map(|(_, table)| table.iter())
-            .filter(|(k, _)| balance::RULE_KEYS.contains(&k.as_str()))
+            .filter(|(k, _)| balance::RULE_KEYS.iter().any(|rule| rule.name == k))
             .cloned()
             .collect();
         all.extend(entries);

@@ -9,7 +9,11 @@
 
 pub mod advantage;
 pub mod cortex;
+#[cfg(test)]
+mod key_tests;
 pub mod storytelling;
+
+use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
@@ -17,7 +21,7 @@ use crate::distribution::Evaluation;
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{
-    allowed, did_you_mean, Entries, KeyStyle, OptionError, Options, RawItem, RawValue,
+    allowed, did_you_mean, Entries, KeyDef, KeyStyle, OptionError, Options, RawItem, RawValue,
 };
 
 /// One resolved case of some system, ready to evaluate.
@@ -127,15 +131,51 @@ impl System {
             })
     }
 
-    /// The keys a case of this system accepts.
-    pub fn keys(self) -> &'static [&'static str] {
+    /// The descriptors of the keys a case of this system accepts, each
+    /// declared once in the system's `keys.rs`, in the order its quick
+    /// command reads them.
+    pub fn key_defs(self) -> &'static [&'static KeyDef] {
         match self {
-            System::Cortex => cortex::KEYS,
-            System::CortexScene => cortex::scene::KEYS,
-            System::CortexConflict => cortex::conflict::KEYS,
-            System::Storytelling => storytelling::KEYS,
-            System::Advantage => advantage::KEYS,
+            System::Cortex => cortex::keys::KEYS,
+            System::CortexScene => cortex::keys::SCENE_KEYS,
+            System::CortexConflict => cortex::keys::CONFLICT_KEYS,
+            System::Storytelling => storytelling::keys::KEYS,
+            System::Advantage => advantage::keys::KEYS,
         }
+    }
+
+    /// The names of the keys a case of this system accepts.
+    pub fn keys(self) -> &'static [&'static str] {
+        self.names(&KEY_NAMES, |_| true)
+    }
+
+    /// The descriptor of this system's key `name`, if it has one.
+    pub fn key_def(self, name: &str) -> Option<&'static KeyDef> {
+        crate::options::key::find(self.key_defs(), name)
+    }
+
+    /// The key given as the quick command's positional argument (`POOL`).
+    pub fn positional_key(self) -> Option<&'static KeyDef> {
+        self.key_defs().iter().copied().find(|key| key.positional)
+    }
+
+    /// The names of the keys `pick` selects, worked out once per run.
+    fn names(
+        self,
+        cache: &'static [OnceLock<Vec<&'static str>>; SYSTEMS],
+        pick: fn(&KeyDef) -> bool,
+    ) -> &'static [&'static str] {
+        let index = System::ALL
+            .iter()
+            .position(|&system| system == self)
+            .expect("every system is in ALL");
+        cache[index].get_or_init(|| {
+            self.key_defs()
+                .iter()
+                .filter(|key| pick(key))
+                .map(|key| key.name)
+                .collect()
+        })
     }
 
     /// The defaults tables a case of this system reads, lowest precedence
@@ -151,24 +191,10 @@ impl System {
     }
 
     /// The keys that name a case when none is given (quick commands and
-    /// unnamed `[[case]]`s), as a sweep over them would.
+    /// unnamed `[[case]]`s), as a sweep over them would: the keys declared
+    /// `main`, in declaration order.
     pub fn main_keys(self) -> &'static [&'static str] {
-        match self {
-            System::Cortex => &["pool", "vs", "difficulty"],
-            System::CortexScene => &["pool", "doom", "actions"],
-            System::CortexConflict => &["hero", "foe", "mob"],
-            System::Storytelling => &["dice", "modifier"],
-            System::Advantage => &[
-                "die",
-                "stat",
-                "rolls",
-                "policy",
-                "threshold",
-                "counters",
-                "party",
-                "share",
-            ],
-        }
+        self.names(&MAIN_KEY_NAMES, |key| key.main)
     }
 
     /// The metrics `run` shows per case in its compact table (at most
@@ -290,6 +316,24 @@ const _: () = match System::Cortex {
     | System::Storytelling
     | System::Advantage => {}
 };
+
+/// How many systems there are.
+const SYSTEMS: usize = System::ALL.len();
+
+/// Each system's key names and main key names, made from its descriptors
+/// the first time they are asked for.
+static KEY_NAMES: [OnceLock<Vec<&'static str>>; SYSTEMS] = [const { OnceLock::new() }; SYSTEMS];
+static MAIN_KEY_NAMES: [OnceLock<Vec<&'static str>>; SYSTEMS] =
+    [const { OnceLock::new() }; SYSTEMS];
+
+/// Every system's descriptor of key `name` (a key several systems share,
+/// such as `pool` or the roll rules, has one per system), in system order.
+pub fn key_defs_named(name: &str) -> Vec<&'static KeyDef> {
+    System::ALL
+        .into_iter()
+        .filter_map(|system| system.key_def(name))
+        .collect()
+}
 
 /// At most this many headline metrics are shown per case, so a compact row
 /// fits an 80-column terminal.

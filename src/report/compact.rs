@@ -47,7 +47,7 @@ fn group(system: System, results: &[&CaseResult]) -> String {
     let headline: Vec<&str> = system
         .headline_metrics()
         .iter()
-        .copied()
+        .map(|metric| metric.name)
         .filter(|name| results.iter().any(|r| value_of(r, name).is_some()))
         .take(HEADLINE_COLUMNS)
         .collect();
@@ -118,7 +118,10 @@ fn p_success_matrix(results: &[&CaseResult]) -> Option<String> {
             against.len() - 1
         });
         if cells
-            .insert((row, column), value_of(result, "p_success"))
+            .insert(
+                (row, column),
+                value_of(result, crate::systems::cortex::metrics::P_SUCCESS.name),
+            )
             .is_some()
         {
             return None;

@@ -12,6 +12,8 @@
 //! over the pool, dropping only the improbable high end: never more than
 //! [`DROP_LIMIT`] of the pool's probability, reported as the dropped mass.
 
+pub mod metrics;
+
 use serde_json::{json, Map, Value};
 
 use crate::distribution::{hist_rows, DistRow, Evaluation, Hist, Metric, Spread};
@@ -21,6 +23,7 @@ use crate::engine::rng::{DiceRng, DieRoller};
 use crate::options::{OptionError, Options, RawValue};
 
 use super::SystemCase;
+use metrics as m;
 
 /// The keys a storytelling case accepts.
 pub const KEYS: &[&str] = &[
@@ -437,23 +440,23 @@ impl StorytellingCase {
             .map(|(s, p)| (s as f64 - mean).powi(2) * p)
             .sum();
         vec![
-            Metric::probability("p_success", h.at_least(self.need)),
-            Metric::probability("p_exceptional", h.at_least(self.exceptional)),
+            Metric::probability(m::P_SUCCESS.name, h.at_least(self.need)),
+            Metric::probability(m::P_EXCEPTIONAL.name, h.at_least(self.exceptional)),
             Metric {
-                name: "mean_successes".into(),
+                name: m::MEAN_SUCCESSES.name.into(),
                 value: Some(mean),
                 spread: Spread::Mean {
                     variance,
                     base: 1.0,
                 },
             },
-            Metric::probability("p_dramatic", h.dramatic),
+            Metric::probability(m::P_DRAMATIC.name, h.dramatic),
         ]
     }
 
     /// The distribution table: `successes`, outcomes 0, 1, ... (docs/storytelling.md).
     pub fn rows(&self, h: &StHists<f64>) -> Vec<DistRow> {
-        hist_rows("successes", &h.successes, |s| s.to_string())
+        hist_rows(m::SUCCESSES.name, &h.successes, |s| s.to_string())
     }
 
     fn evaluation(&self, h: &StHists<f64>, dropped_mass: Option<f64>) -> Evaluation {

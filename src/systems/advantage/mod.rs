@@ -19,6 +19,7 @@
 //! the case, its options and its metrics.
 
 mod exact;
+pub mod metrics;
 mod rules;
 mod sample;
 mod states;
@@ -31,6 +32,7 @@ use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{allowed, did_you_mean, KeyStyle, OptionError, Options, RawValue};
 
 use super::SystemCase;
+use metrics as m;
 pub use rules::RollOutcome;
 
 /// The keys an advantage case accepts.
@@ -438,7 +440,7 @@ impl AdvantageCase {
                     .mean_variance()
                     .unwrap_or((0.0, 0.0));
                 Metric {
-                    name: format!("p_{}", tier.name()),
+                    name: m::tier_share(*tier).name.into(),
                     value: Some(mean / rolls),
                     spread: Spread::Mean {
                         variance: variance / (rolls * rolls),
@@ -449,10 +451,14 @@ impl AdvantageCase {
             .collect();
         let strong = &h.per_encounter[STRONG];
         metrics.extend([
-            Metric::mean_of("strong_per_encounter", strong, 1.0),
-            Metric::probability("p_encounter_strong", strong.mass() - strong.get(0)),
-            Metric::mean_of("uses_per_encounter", &h.per_encounter[USES], 1.0),
-            Metric::mean_of("miss_to_strong_per_encounter", &h.per_encounter[M2S], 1.0),
+            Metric::mean_of(m::STRONG_PER_ENCOUNTER.name, strong, 1.0),
+            Metric::probability(m::P_ENCOUNTER_STRONG.name, strong.mass() - strong.get(0)),
+            Metric::mean_of(m::USES_PER_ENCOUNTER.name, &h.per_encounter[USES], 1.0),
+            Metric::mean_of(
+                m::MISS_TO_STRONG_PER_ENCOUNTER.name,
+                &h.per_encounter[M2S],
+                1.0,
+            ),
         ]);
         metrics
     }
@@ -462,7 +468,7 @@ impl AdvantageCase {
     pub fn rows(&self, h: &AdvantageHists<f64>) -> Vec<DistRow> {
         let mut rows = Vec::with_capacity(h.tier_by_roll.len() * 3);
         for (i, tiers) in h.tier_by_roll.iter().enumerate() {
-            let variable = format!("tier_roll_{}", i + 1);
+            let variable = m::TIER_ROLL.numbered_name(i + 1);
             for tier in Tier::ALL {
                 rows.push(DistRow::new(&variable, tier.name(), tiers[tier as usize]));
             }

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 
 use super::table::{aligned, bracket, common_rules};
 use super::{CaseResult, Report};
+use crate::systems::cortex::metrics::P_SUCCESS;
 use crate::systems::{System, HEADLINE_COLUMNS};
 
 /// A value with `decimals` decimals; `-` for none.
@@ -120,7 +121,7 @@ fn p_success_matrix(results: &[&CaseResult]) -> Option<String> {
         if cells
             .insert(
                 (row, column),
-                value_of(result, crate::systems::cortex::metrics::P_SUCCESS.name),
+                value_of(result, P_SUCCESS.name),
             )
             .is_some()
         {
@@ -141,7 +142,7 @@ fn p_success_matrix(results: &[&CaseResult]) -> Option<String> {
         }
         rows.push(row);
     }
-    Some(format!("p_success\n{}", aligned(&rows, 1)))
+    Some(format!("{}\n{}", P_SUCCESS.name, aligned(&rows, 1)))
 }
 
 /// Renders the report's cases compactly, one group per system in the order

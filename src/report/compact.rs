@@ -119,10 +119,7 @@ fn p_success_matrix(results: &[&CaseResult]) -> Option<String> {
             against.len() - 1
         });
         if cells
-            .insert(
-                (row, column),
-                value_of(result, P_SUCCESS.name),
-            )
+            .insert((row, column), value_of(result, P_SUCCESS.name))
             .is_some()
         {
             return None;

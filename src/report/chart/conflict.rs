@@ -12,7 +12,7 @@ use super::model::{
 use super::{distribution, fixed_rules_note, label_of, method_note, share, stem, varying_keys};
 use crate::report::CaseResult;
 use crate::systems::cortex::conflict::metrics as m;
-use crate::systems::metrics::{DistributionDef, MetricRef};
+use crate::systems::metrics::{DistributionDef, MetricRef, DIE_SIZES};
 use crate::systems::System;
 
 /// These charts draw the take-out and final-stress distributions; the
@@ -174,7 +174,7 @@ fn takeouts(results: &[&CaseResult], groups: &[Group<'_>]) -> Option<Chart> {
 /// The outcomes of `final_*_stress` in table order, with their colours:
 /// no stress grey, d4 .. d12 dark to light, out vermillion.
 fn stress_series() -> Vec<BarSeries> {
-    let sizes = ["d4", "d6", "d8", "d10", "d12"];
+    let sizes = DIE_SIZES;
     let mut series = vec![BarSeries {
         name: "none".into(),
         colour: GREY,

@@ -21,7 +21,7 @@ use crate::systems::metrics::{MetricRef, DIE_SIZES};
 use crate::systems::System;
 
 /// The effect die sizes of docs/cortex.md, smallest first.
-const SIZES: [&str; 5] = ["d4", "d6", "d8", "d10", "d12"];
+const SIZES: [&str; 5] = DIE_SIZES;
 
 /// The metrics these charts read (see `super::shows_metric`).
 pub const METRICS_DRAWN: &[MetricRef] = &[
@@ -290,8 +290,7 @@ fn pool_effect(results: &[&CaseResult]) -> Option<Chart> {
         .iter()
         .copied()
         .filter(|r| {
-            metric(r, P_SUCCESS.name).is_none()
-                && metric(r, &POOL_EFFECT.name(DIE_SIZES[0])).is_some()
+            metric(r, P_SUCCESS.name).is_none() && metric(r, &POOL_EFFECT.name(SIZES[0])).is_some()
         })
         .collect();
     if alone.is_empty() {

@@ -8,7 +8,6 @@ use super::model::{line_legend, palette, Axis, Chart, LineSeries, Lines, Plot, P
 use super::{fixed_rules_note, input, label_of, method_note, share, stem, varying_keys};
 use crate::distribution::at_least;
 use crate::report::CaseResult;
-use crate::systems::cortex::metrics::TOTAL;
 use crate::systems::System;
 
 /// Inputs that change which dice make the total: a line is drawn per
@@ -22,7 +21,7 @@ fn tail(r: &CaseResult) -> Vec<(i64, f64)> {
     let mut out: Vec<(i64, f64)> = rows
         .iter()
         .zip(at_least(rows))
-        .filter(|(row, _)| row.variable == TOTAL.name)
+        .filter(|(row, _)| row.variable == "total")
         .filter_map(|(row, p)| Some((row.outcome.parse().ok()?, p?)))
         .collect();
     out.sort_by_key(|(n, _)| *n);

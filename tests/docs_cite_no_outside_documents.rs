@@ -19,7 +19,12 @@ fn citations_in(dir: &Path, found: &mut Vec<String>) {
         };
         for (number, line) in text.lines().enumerate() {
             if line.contains("SPEC") || line.contains("REFERENCE.md") {
-                found.push(format!("{}:{}: {}", path.display(), number + 1, line.trim()));
+                found.push(format!(
+                    "{}:{}: {}",
+                    path.display(),
+                    number + 1,
+                    line.trim()
+                ));
             }
         }
     }

@@ -18,7 +18,7 @@ use crate::dice::Pool;
 use crate::engine::exact::{Budget, ExactError};
 use crate::options::{Entries, KeyDef, KeyStyle, OptionError, Options, RawItem, RawValue};
 use crate::systems::cortex::keys::{POOL, ROLL_RULES, VS};
-use crate::systems::cortex::{CortexCase, Opposition, Rules};
+use crate::systems::cortex::{self, CortexCase, Opposition, Rules};
 use crate::systems::{systems_with_key, Case, System};
 
 /// The keys a balance accepts.
@@ -73,8 +73,8 @@ pub enum Aim {
 impl Aim {
     pub fn metric(self) -> &'static str {
         match self {
-            Aim::Success => "p_success",
-            Aim::Heroic => "p_heroic",
+            Aim::Success => cortex::metrics::P_SUCCESS.name,
+            Aim::Heroic => cortex::metrics::P_HEROIC.name,
         }
     }
 }

@@ -104,7 +104,7 @@ impl GeneralSpec {
                 ))
             }
         };
-        if metric.starts_with("p_") && !(0.0..=1.0).contains(&target) {
+        if system.declared().is_probability(&metric) && !(0.0..=1.0).contains(&target) {
             return Err(options.error_at(
                 &target_item,
                 format!(

@@ -11,6 +11,7 @@ pub mod advantage;
 pub mod cortex;
 #[cfg(test)]
 mod key_tests;
+pub mod metrics;
 pub mod storytelling;
 
 use std::sync::OnceLock;
@@ -23,6 +24,7 @@ use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{
     allowed, did_you_mean, Entries, KeyDef, KeyStyle, OptionError, Options, RawItem, RawValue,
 };
+use metrics::MetricDef;
 
 /// One resolved case of some system, ready to evaluate.
 pub trait SystemCase: Send + Sync + std::fmt::Debug {
@@ -200,35 +202,57 @@ impl System {
     /// The metrics `run` shows per case in its compact table (at most
     /// [`HEADLINE_COLUMNS`] of them, the first any case has); every metric
     /// stays in the report files and in CSV and JSON.
-    pub fn headline_metrics(self) -> &'static [&'static str] {
+    pub fn headline_metrics(self) -> &'static [MetricDef] {
+        use advantage::metrics as encounter;
+        use cortex::conflict::metrics as conflict;
+        use cortex::metrics as roll;
+        use cortex::scene_metrics as scene;
+        use storytelling::metrics as pool;
         match self {
             // An unopposed roll has no p_success: its total and hitches lead.
             System::Cortex => &[
-                "p_success",
-                "p_heroic",
-                "p_hitch",
-                "mean_effect_step",
-                "mean_total",
+                roll::P_SUCCESS,
+                roll::P_HEROIC,
+                roll::P_HITCH,
+                roll::MEAN_EFFECT_STEP,
+                roll::MEAN_TOTAL,
             ],
             System::CortexScene => &[
-                "mean_successes",
-                "mean_plot_points",
-                "p_ended_early",
-                "mean_final_doom_dice",
+                scene::MEAN_SUCCESSES,
+                scene::MEAN_PLOT_POINTS,
+                scene::P_ENDED_EARLY,
+                scene::MEAN_FINAL_DOOM_DICE,
             ],
             System::CortexConflict => &[
-                "p_foe_out",
-                "p_hero_out",
-                "mean_exchanges",
-                "p_hero_stressed",
+                conflict::P_FOE_OUT,
+                conflict::P_HERO_OUT,
+                conflict::MEAN_EXCHANGES,
+                conflict::P_HERO_STRESSED,
             ],
-            System::Storytelling => &["p_success", "p_exceptional", "mean_successes", "p_dramatic"],
+            System::Storytelling => &[
+                pool::P_SUCCESS,
+                pool::P_EXCEPTIONAL,
+                pool::MEAN_SUCCESSES,
+                pool::P_DRAMATIC,
+            ],
             System::Advantage => &[
-                "p_strong",
-                "p_miss",
-                "strong_per_encounter",
-                "p_encounter_strong",
+                encounter::P_STRONG,
+                encounter::P_MISS,
+                encounter::STRONG_PER_ENCOUNTER,
+                encounter::P_ENCOUNTER_STRONG,
             ],
+        }
+    }
+
+    /// What this system measures: its metrics, numbered metric families
+    /// and distribution variables, declared once in its `metrics.rs`.
+    pub fn declared(self) -> metrics::Declared {
+        match self {
+            System::Cortex => cortex::metrics::DECLARED,
+            System::CortexScene => cortex::scene_metrics::DECLARED,
+            System::CortexConflict => cortex::conflict::metrics::DECLARED,
+            System::Storytelling => storytelling::metrics::DECLARED,
+            System::Advantage => advantage::metrics::DECLARED,
         }
     }
 

@@ -20,6 +20,7 @@
 
 mod exact;
 pub mod keys;
+pub mod metrics;
 mod rules;
 mod sample;
 mod states;
@@ -36,6 +37,7 @@ use keys::{
     COUNTERS, DIE, GAIN_CHANCE, GAIN_ON, GM_REDUCE_CHANCE, MISS_MAX, ON_USE, PARTY, POLICY, ROLLS,
     SHARE, STAT, STRONG_MIN, THRESHOLD,
 };
+use metrics as m;
 pub use rules::RollOutcome;
 
 /// The advantage die sizes docs/advantage.md allows (d4, d6 default, d8; d10 and d12).
@@ -456,7 +458,7 @@ impl AdvantageCase {
                     .mean_variance()
                     .unwrap_or((0.0, 0.0));
                 Metric {
-                    name: format!("p_{}", tier.name()),
+                    name: m::tier_share(*tier).name.into(),
                     value: Some(mean / rolls),
                     spread: Spread::Mean {
                         variance: variance / (rolls * rolls),
@@ -467,10 +469,14 @@ impl AdvantageCase {
             .collect();
         let strong = &h.per_encounter[STRONG];
         metrics.extend([
-            Metric::mean_of("strong_per_encounter", strong, 1.0),
-            Metric::probability("p_encounter_strong", strong.mass() - strong.get(0)),
-            Metric::mean_of("uses_per_encounter", &h.per_encounter[USES], 1.0),
-            Metric::mean_of("miss_to_strong_per_encounter", &h.per_encounter[M2S], 1.0),
+            Metric::mean_of(m::STRONG_PER_ENCOUNTER.name, strong, 1.0),
+            Metric::probability(m::P_ENCOUNTER_STRONG.name, strong.mass() - strong.get(0)),
+            Metric::mean_of(m::USES_PER_ENCOUNTER.name, &h.per_encounter[USES], 1.0),
+            Metric::mean_of(
+                m::MISS_TO_STRONG_PER_ENCOUNTER.name,
+                &h.per_encounter[M2S],
+                1.0,
+            ),
         ]);
         metrics
     }
@@ -480,7 +486,7 @@ impl AdvantageCase {
     pub fn rows(&self, h: &AdvantageHists<f64>) -> Vec<DistRow> {
         let mut rows = Vec::with_capacity(h.tier_by_roll.len() * 3);
         for (i, tiers) in h.tier_by_roll.iter().enumerate() {
-            let variable = format!("tier_roll_{}", i + 1);
+            let variable = m::TIER_ROLL.numbered_name(i + 1);
             for tier in Tier::ALL {
                 rows.push(DistRow::new(&variable, tier.name(), tiers[tier as usize]));
             }

@@ -29,12 +29,14 @@ pub mod doom_chain;
 pub mod exact;
 pub mod keys;
 pub mod max_effect;
+pub mod metrics;
 pub mod plot_points;
 pub mod pool_cache;
 mod programme_step;
 pub mod rules;
 pub mod sample;
 pub mod scene;
+pub mod scene_metrics;
 pub mod score;
 mod tally;
 pub mod weight;
@@ -361,15 +363,19 @@ impl CortexCase {
     fn measured(&self, h: &CortexHists<u128>) -> Vec<Measured> {
         let whole = h.whole;
         let mut metrics = vec![
-            mean("mean_total", &h.total, whole, 1.0),
+            mean(metrics::MEAN_TOTAL.name, &h.total, whole, 1.0),
             // The complement in counts: never below 0.
-            probability("p_hitch", whole - h.hitches.get(0), whole),
-            mean("mean_hitches", &h.hitches, whole, 1.0),
-            probability("p_botch", h.hitches.get(self.pool.len() as i64), whole),
+            probability(metrics::P_HITCH.name, whole - h.hitches.get(0), whole),
+            mean(metrics::MEAN_HITCHES.name, &h.hitches, whole, 1.0),
+            probability(
+                metrics::P_BOTCH.name,
+                h.hitches.get(self.pool.len() as i64),
+                whole,
+            ),
         ];
         for step in 0..=4 {
             metrics.push(probability(
-                format!("pool_effect_{}", effect_step_label(step)),
+                metrics::POOL_EFFECT.name(effect_step_label(step)),
                 h.pool_effect.get(i64::from(step)),
                 whole,
             ));
@@ -379,44 +385,44 @@ impl CortexCase {
         }
         let successes = count_sum(&h.win_effect);
         metrics.extend([
-            probability("p_success", successes, whole),
-            probability("p_tie", h.margin.get(0), whole),
+            probability(metrics::P_SUCCESS.name, successes, whole),
+            probability(metrics::P_TIE.name, h.margin.get(0), whole),
             probability(
-                "p_heroic",
+                metrics::P_HEROIC.name,
                 count_where(&h.margin, |m| self.rules.is_heroic(m)),
                 whole,
             ),
-            probability("p_reaction_hitch", h.reaction_hitch, whole),
-            mean("mean_margin", &h.margin, whole, 1.0),
+            probability(metrics::P_REACTION_HITCH.name, h.reaction_hitch, whole),
+            mean(metrics::MEAN_MARGIN.name, &h.margin, whole, 1.0),
         ]);
         for step in 0..=4 {
             metrics.push(probability(
-                format!("win_effect_{}", effect_step_label(step)),
+                metrics::WIN_EFFECT.name(effect_step_label(step)),
                 h.win_effect.get(i64::from(step)),
                 whole,
             ));
         }
         metrics.push(probability(
-            "win_effect_beyond",
+            metrics::WIN_EFFECT_BEYOND.name,
             count_where(&h.win_effect, |s| s > 4),
             whole,
         ));
         metrics.push(mean(
-            "mean_effect_step",
+            metrics::MEAN_EFFECT_STEP.name,
             &h.win_effect,
             whole,
             ratio(successes, whole),
         ));
         if let Some(points) = self.rules.plot_points {
             metrics.push(mean(
-                "mean_plot_points_spent",
+                metrics::MEAN_PLOT_POINTS_SPENT.name,
                 &h.plot_points_spent,
                 whole,
                 1.0,
             ));
             for spent in 1..=points {
                 metrics.push(probability(
-                    format!("p_plot_points_spent_{spent}"),
+                    metrics::P_PLOT_POINTS_SPENT.name(spent),
                     h.plot_points_spent.get(i64::from(spent)),
                     whole,
                 ));
@@ -449,17 +455,21 @@ impl CortexCase {
     /// divided once.
     pub fn rows(&self, h: &CortexHists<u128>) -> Vec<DistRow> {
         let p = |c: u128| ratio(c, h.whole);
-        let mut rows = hist_rows("total", &h.total.map(p), |o| o.to_string());
-        rows.extend(hist_rows("hitches", &h.hitches.map(p), |o| o.to_string()));
+        let mut rows = hist_rows(metrics::TOTAL.name, &h.total.map(p), |o| o.to_string());
+        rows.extend(hist_rows(metrics::HITCHES.name, &h.hitches.map(p), |o| {
+            o.to_string()
+        }));
         for step in 0..=4 {
             rows.push(DistRow::new(
-                "pool_effect",
+                metrics::POOL_EFFECT_DIE.name,
                 effect_step_label(step),
                 p(h.pool_effect.get(i64::from(step))),
             ));
         }
         if self.is_opposed() {
-            rows.extend(hist_rows("margin", &h.margin.map(p), |o| o.to_string()));
+            rows.extend(hist_rows(metrics::MARGIN.name, &h.margin.map(p), |o| {
+                o.to_string()
+            }));
             let top = h
                 .win_effect
                 .iter()
@@ -470,17 +480,21 @@ impl CortexCase {
                 .max(4);
             for step in 0..=top {
                 rows.push(DistRow::new(
-                    "win_effect",
+                    metrics::WIN_EFFECT_DIE.name,
                     effect_step_label(step as u32),
                     p(h.win_effect.get(step)),
                 ));
             }
-            rows.push(DistRow::new("win_effect", "fail", p(h.fail)));
+            rows.push(DistRow::new(
+                metrics::WIN_EFFECT_DIE.name,
+                "fail",
+                p(h.fail),
+            ));
         }
         if let Some(points) = self.rules.plot_points {
             for spent in 0..=points {
                 rows.push(DistRow::new(
-                    "plot_points_spent",
+                    metrics::PLOT_POINTS_SPENT.name,
                     spent,
                     p(h.plot_points_spent.get(i64::from(spent))),
                 ));

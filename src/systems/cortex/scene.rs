@@ -24,6 +24,7 @@ use crate::options::{Choice, OptionError, Options};
 use super::keys::{ACTIONS, DOOM, END_AT_2D12, HEROIC_STEP, KEEP, REACTION_KEEP, SCENE_POOL, TIES};
 use super::rules::Rules;
 use super::sample::{dice_table, roll_pool};
+use super::scene_metrics as m;
 use super::score::Scorer;
 use crate::systems::SystemCase;
 
@@ -208,15 +209,15 @@ impl SceneCase {
             .success_by_action
             .iter()
             .enumerate()
-            .map(|(i, &p)| Metric::probability(format!("p_success_action_{}", i + 1), p))
+            .map(|(i, &p)| Metric::probability(m::P_SUCCESS_ACTION.name(i + 1), p))
             .collect();
         metrics.extend([
-            Metric::mean_of("mean_successes", &h.successes, 1.0),
-            Metric::mean_of("mean_heroic_successes", &h.heroics, 1.0),
-            Metric::mean_of("mean_plot_points", &h.plot_points, 1.0),
-            Metric::probability("p_ended_early", h.ended),
+            Metric::mean_of(m::MEAN_SUCCESSES.name, &h.successes, 1.0),
+            Metric::mean_of(m::MEAN_HEROIC_SUCCESSES.name, &h.heroics, 1.0),
+            Metric::mean_of(m::MEAN_PLOT_POINTS.name, &h.plot_points, 1.0),
+            Metric::probability(m::P_ENDED_EARLY.name, h.ended),
             // Over the scenes that ran to the end only (docs/cortex.md).
-            Metric::mean_of("mean_final_doom_dice", &h.final_dice, 1.0 - h.ended),
+            Metric::mean_of(m::MEAN_FINAL_DOOM_DICE.name, &h.final_dice, 1.0 - h.ended),
         ]);
         metrics
     }
@@ -232,11 +233,15 @@ impl SceneCase {
         pools.sort_by(|a, b| (a.0.len(), &a.0).cmp(&(b.0.len(), &b.0)));
         let mut rows: Vec<DistRow> = pools
             .into_iter()
-            .map(|(pool, p)| DistRow::new("final_doom", pool, p))
+            .map(|(pool, p)| DistRow::new(m::FINAL_DOOM.name, pool, p))
             .collect();
-        rows.push(DistRow::new("final_doom", "ended", h.ended));
-        rows.extend(hist_rows("successes", &h.successes, |o| o.to_string()));
-        rows.extend(hist_rows("plot_points", &h.plot_points, |o| o.to_string()));
+        rows.push(DistRow::new(m::FINAL_DOOM.name, "ended", h.ended));
+        rows.extend(hist_rows(m::SUCCESSES.name, &h.successes, |o| {
+            o.to_string()
+        }));
+        rows.extend(hist_rows(m::PLOT_POINTS.name, &h.plot_points, |o| {
+            o.to_string()
+        }));
         rows
     }
 

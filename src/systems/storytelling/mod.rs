@@ -19,6 +19,7 @@
 
 mod exact;
 pub mod keys;
+pub mod metrics;
 pub mod rules;
 mod sample;
 
@@ -30,6 +31,7 @@ use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{OptionError, Options, RawValue};
 
 use super::SystemCase;
+use metrics as m;
 use keys::{AGAIN, CHANCE_DIE_EXPLODES, DICE, EXCEPTIONAL, MODIFIER, NEED, ROTE, TARGET};
 pub use rules::{Roll, Rules};
 
@@ -142,23 +144,23 @@ impl StorytellingCase {
             .map(|(s, p)| (s as f64 - mean).powi(2) * p)
             .sum();
         vec![
-            Metric::probability("p_success", h.at_least(self.need)),
-            Metric::probability("p_exceptional", h.at_least(self.exceptional)),
+            Metric::probability(m::P_SUCCESS.name, h.at_least(self.need)),
+            Metric::probability(m::P_EXCEPTIONAL.name, h.at_least(self.exceptional)),
             Metric {
-                name: "mean_successes".into(),
+                name: m::MEAN_SUCCESSES.name.into(),
                 value: Some(mean),
                 spread: Spread::Mean {
                     variance,
                     base: 1.0,
                 },
             },
-            Metric::probability("p_dramatic", h.dramatic),
+            Metric::probability(m::P_DRAMATIC.name, h.dramatic),
         ]
     }
 
     /// The distribution table: `successes`, outcomes 0, 1, ... (docs/storytelling.md).
     pub fn rows(&self, h: &StHists<f64>) -> Vec<DistRow> {
-        hist_rows("successes", &h.successes, |s| s.to_string())
+        hist_rows(m::SUCCESSES.name, &h.successes, |s| s.to_string())
     }
 
     fn evaluation(&self, h: &StHists<f64>, dropped_mass: Option<f64>) -> Evaluation {
@@ -194,12 +196,11 @@ impl StHists<f64> {
     /// 0.8319299999999996) and for a tiny tail: the lower side is taken
     /// from the mass the outcomes hold, 1 - dropped.
     pub fn at_least(&self, k: i64) -> f64 {
-        let upper = self.successes.mass_where(|s| s >= k);
-        if upper < 0.5 {
-            upper
-        } else {
-            (1.0 - self.dropped) - self.successes.mass_where(|s| s < k)
-        }
+        crate::distribution::nearer_tail(
+            self.successes.mass_where(|s| s >= k),
+            self.successes.mass_where(|s| s < k),
+            1.0 - self.dropped,
+        )
     }
 }
 

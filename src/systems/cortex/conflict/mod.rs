@@ -20,6 +20,7 @@
 //! read by one `metrics()` and one `rows()`.
 
 mod exact;
+pub mod metrics;
 mod sample;
 
 use serde_json::{json, Map, Value};
@@ -36,6 +37,7 @@ use super::keys::{
 };
 use super::{PoolRoll, Rules};
 use crate::systems::{System, SystemCase};
+use metrics as m;
 
 pub use crate::systems::cortex::keys::MAX_EXCHANGES;
 
@@ -424,16 +426,16 @@ impl ConflictCase {
         let p_foe_out = h.foe_out.mass();
         let p_hero_out = h.hero_out.mass();
         let mut metrics = vec![
-            Metric::probability("p_foe_out", p_foe_out),
-            Metric::probability("p_hero_out", p_hero_out),
-            Metric::probability("p_neither", (1.0 - p_foe_out - p_hero_out).max(0.0)),
-            Metric::mean_of("mean_exchanges", &h.exchanges, 1.0),
-            Metric::mean_of("mean_exchanges_to_foe_out", &h.foe_out, p_foe_out),
-            Metric::probability("p_hero_stressed", 1.0 - h.final_hero_stress.get(0)),
+            Metric::probability(m::P_FOE_OUT.name, p_foe_out),
+            Metric::probability(m::P_HERO_OUT.name, p_hero_out),
+            Metric::probability(m::P_NEITHER.name, (1.0 - p_foe_out - p_hero_out).max(0.0)),
+            Metric::mean_of(m::MEAN_EXCHANGES.name, &h.exchanges, 1.0),
+            Metric::mean_of(m::MEAN_EXCHANGES_TO_FOE_OUT.name, &h.foe_out, p_foe_out),
+            Metric::probability(m::P_HERO_STRESSED.name, 1.0 - h.final_hero_stress.get(0)),
         ];
         if self.mob.is_some() {
             metrics.push(Metric::mean_of(
-                "mean_team_dice_left",
+                m::MEAN_TEAM_DICE_LEFT.name,
                 &h.team_dice_left,
                 1.0,
             ));
@@ -447,8 +449,8 @@ impl ConflictCase {
     pub fn rows(&self, h: &ConflictHists<f64>) -> Vec<DistRow> {
         let mut rows = Vec::new();
         for (variable, hist) in [
-            ("foe_out_exchange", &h.foe_out),
-            ("hero_out_exchange", &h.hero_out),
+            (m::FOE_OUT_EXCHANGE.name, &h.foe_out),
+            (m::HERO_OUT_EXCHANGE.name, &h.hero_out),
         ] {
             for exchange in 1..=i64::from(self.exchanges) {
                 rows.push(DistRow::new(variable, exchange, hist.get(exchange)));
@@ -456,8 +458,8 @@ impl ConflictCase {
             rows.push(DistRow::new(variable, "never", 1.0 - hist.mass()));
         }
         for (variable, hist) in [
-            ("final_foe_stress", &h.final_foe_stress),
-            ("final_hero_stress", &h.final_hero_stress),
+            (m::FINAL_FOE_STRESS.name, &h.final_foe_stress),
+            (m::FINAL_HERO_STRESS.name, &h.final_hero_stress),
         ] {
             for code in 0..=OUT_CODE {
                 let outcome = match code {

@@ -31,8 +31,8 @@ use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{OptionError, Options, RawValue};
 
 use super::SystemCase;
-use metrics as m;
 use keys::{AGAIN, CHANCE_DIE_EXPLODES, DICE, EXCEPTIONAL, MODIFIER, NEED, ROTE, TARGET};
+use metrics as m;
 pub use rules::{Roll, Rules};
 
 /// Largest `dice`, and largest pool after the modifier. docs/storytelling.md sets no upper

@@ -16,9 +16,9 @@ use serde_json::{Map, Value};
 
 use crate::dice::Pool;
 use crate::engine::exact::{Budget, ExactError};
-use crate::options::{Entries, KeyStyle, OptionError, Options, RawItem, RawValue};
-use crate::systems::cortex::rules::ROLL_RULE_KEYS;
-use crate::systems::cortex::{CortexCase, Opposition, Rules};
+use crate::options::{Entries, KeyDef, KeyStyle, OptionError, Options, RawItem, RawValue};
+use crate::systems::cortex::keys::{POOL, ROLL_RULES, VS};
+use crate::systems::cortex::{self, CortexCase, Opposition, Rules};
 use crate::systems::{systems_with_key, Case, System};
 
 /// The keys a balance accepts.
@@ -34,7 +34,7 @@ pub const KEYS: &[&str] = &[
 ];
 
 /// The cortex roll rules a balance also reads from a scenario's `[cortex]`.
-pub const RULE_KEYS: &[&str] = ROLL_RULE_KEYS;
+pub const RULE_KEYS: &[&KeyDef] = ROLL_RULES;
 
 /// The target when none is given: the documented example, a bit better than even.
 pub const DEFAULT_TARGET: f64 = 0.6;
@@ -73,8 +73,8 @@ pub enum Aim {
 impl Aim {
     pub fn metric(self) -> &'static str {
         match self {
-            Aim::Success => "p_success",
-            Aim::Heroic => "p_heroic",
+            Aim::Success => cortex::metrics::P_SUCCESS.name,
+            Aim::Heroic => cortex::metrics::P_HEROIC.name,
         }
     }
 }
@@ -345,13 +345,13 @@ impl BalanceSpec {
                     })
                     .collect();
                 let mut inputs = Map::new();
-                inputs.insert("pool".into(), Value::String(pool.to_string()));
+                inputs.insert(POOL.name.into(), Value::String(pool.to_string()));
                 BalanceQuestion {
                     form: Form::Pools,
                     table,
                     system: System::Cortex,
                     inputs,
-                    key: "vs".into(),
+                    key: VS.name.into(),
                     metric: self.aim.metric().into(),
                     target: self.target,
                     rungs,
@@ -364,6 +364,15 @@ impl BalanceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_balance_reads_the_roll_rules_it_lists() {
+        let rules: Vec<&str> = RULE_KEYS.iter().map(|k| k.name).collect();
+        for rule in &rules {
+            assert!(KEYS.contains(rule), "`{rule}`");
+        }
+        assert_eq!(KEYS.len(), 4 + rules.len());
+    }
 
     fn spec(entries: Vec<(&str, RawValue)>) -> Result<BalanceSpec, OptionError> {
         let entries = entries

@@ -22,6 +22,7 @@ pub(crate) mod echo;
 pub mod engine;
 pub mod errors;
 pub mod interrupt;
+pub(crate) mod key_flags;
 pub(crate) mod line_index;
 pub mod messages;
 pub mod options;

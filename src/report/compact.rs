@@ -10,6 +10,7 @@ use std::collections::HashMap;
 
 use super::table::{aligned, bracket, common_rules};
 use super::{CaseResult, Report};
+use crate::systems::cortex::metrics::P_SUCCESS;
 use crate::systems::{System, HEADLINE_COLUMNS};
 
 /// A value with `decimals` decimals; `-` for none.
@@ -41,7 +42,7 @@ fn group(system: System, results: &[&CaseResult]) -> String {
     let headline: Vec<&str> = system
         .headline_metrics()
         .iter()
-        .copied()
+        .map(|metric| metric.name)
         .filter(|name| results.iter().any(|r| value_of(r, name).is_some()))
         .take(HEADLINE_COLUMNS)
         .collect();
@@ -112,7 +113,7 @@ fn p_success_matrix(results: &[&CaseResult]) -> Option<String> {
             against.len() - 1
         });
         if cells
-            .insert((row, column), value_of(result, "p_success"))
+            .insert((row, column), value_of(result, P_SUCCESS.name))
             .is_some()
         {
             return None;
@@ -132,7 +133,7 @@ fn p_success_matrix(results: &[&CaseResult]) -> Option<String> {
         }
         rows.push(row);
     }
-    Some(format!("p_success\n{}", aligned(&rows, 1)))
+    Some(format!("{}\n{}", P_SUCCESS.name, aligned(&rows, 1)))
 }
 
 /// Renders the report's cases compactly, one group per system in the order

@@ -204,11 +204,11 @@ pub fn balances(balances: &[BalanceResult]) -> Document {
     let mut doc = Document::new();
     for b in balances {
         let shown = |value: Option<f64>| match value {
-            Some(x) if b.metric.starts_with("p_") => percent(x),
+            Some(x) if b.system.declared().is_probability(&b.metric) => percent(x),
             Some(x) => mean(x),
             None => "null".to_string(),
         };
-        let target = if b.metric.starts_with("p_") {
+        let target = if b.system.declared().is_probability(&b.metric) {
             percent(b.target)
         } else {
             b.target.to_string()

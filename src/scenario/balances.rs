@@ -30,7 +30,7 @@ pub(super) fn resolve(
             .iter()
             .filter(|(table, _)| *table == System::Cortex)
             .flat_map(|(_, table)| table.iter())
-            .filter(|(k, _)| balance::RULE_KEYS.contains(&k.as_str()))
+            .filter(|(k, _)| balance::RULE_KEYS.iter().any(|rule| rule.name == k))
             .cloned()
             .collect();
         all.extend(entries);

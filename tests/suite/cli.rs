@@ -369,3 +369,132 @@ fn misspelt_flags_get_a_suggestion() {
             "similar argument exists: '--ties'",
         ));
 }
+
+/// `--help` with runs of white space made one space, so a wrapped line
+/// reads as one.
+fn help_of(args: &[&str]) -> String {
+    let out = oddsmith().args(args).assert().success();
+    let help = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    help.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn every_quick_command_describes_every_key_flag() {
+    use oddsmith::cli::quick_command;
+    use oddsmith::systems::System;
+    for system in System::ALL {
+        let command = quick_command(system);
+        let help = help_of(&[command, "--help"]);
+        for key in system.key_defs() {
+            let line = key
+                .help_line()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(
+                help.contains(&line),
+                "{command} --help lacks `{}`'s line {line:?}:\n{help}",
+                key.name
+            );
+            let shown = if key.positional {
+                format!("<{}>", key.name.to_uppercase())
+            } else {
+                key.flag()
+            };
+            assert!(help.contains(&shown), "{command} --help lacks {shown}");
+        }
+    }
+}
+
+#[test]
+fn balance_help_describes_every_key_flag() {
+    use oddsmith::systems::System;
+    let help = help_of(&["balance", "--help"]);
+    for system in System::ALL {
+        for key in system.key_defs() {
+            let flag = key.flag();
+            // Balance's own `--target` is the metric's target; a key of that
+            // name is given with `--set`.
+            if flag == "--target" {
+                continue;
+            }
+            let at = help
+                .find(&format!("{flag} "))
+                .unwrap_or_else(|| panic!("balance --help lacks {flag}"));
+            let line = key
+                .help_line()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(
+                help[at..].contains(&line),
+                "balance --help lacks {flag}'s line {line:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn key_flags_keep_their_values_and_errors() {
+    // A bad whole number is clap's usage error, naming the flag.
+    oddsmith()
+        .args(["cortex", "d8", "--keep", "x"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("'--keep <KEEP>'"));
+    // A switch alone is true; `=false` turns it off.
+    oddsmith()
+        .args([
+            "storytelling",
+            "3",
+            "--rote=false",
+            "--format",
+            "json",
+            "--quiet",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"rote\": false"));
+    oddsmith()
+        .args([
+            "balance",
+            "--system",
+            "storytelling",
+            "--key",
+            "dice",
+            "--ladder",
+            "1,2",
+        ])
+        .args([
+            "--metric",
+            "p_success",
+            "--target",
+            "0.5",
+            "--set",
+            "again=9",
+            "--quiet",
+        ])
+        .assert()
+        .success();
+    oddsmith()
+        .args([
+            "balance",
+            "--system",
+            "storytelling",
+            "--key",
+            "dice",
+            "--ladder",
+            "1,2",
+        ])
+        .args([
+            "--metric",
+            "p_success",
+            "--target",
+            "0.5",
+            "--set",
+            "agian=9",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean `--again`?"));
+}

@@ -11,7 +11,9 @@
 use crate::common;
 
 use common::fuzzing::{check_dice, check_scenario, FUZZ_FILE};
+use oddsmith::options::Kind;
 use oddsmith::scenario;
+use oddsmith::systems::System;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
@@ -22,6 +24,49 @@ fn config(cases: u32) -> Config {
         rng_seed: RngSeed::Fixed(7),
         ..Config::default()
     }
+}
+
+/// The keys a scenario is made of: its own, and every key of every system
+/// (from the systems' descriptors, so a new key is fuzzed at once).
+fn scenario_keys() -> Vec<String> {
+    let mut keys: Vec<String> = [
+        "system",
+        "name",
+        "description",
+        "trials",
+        "seed",
+        "case",
+        "sweep",
+        "cortex",
+        "cortex.ties",
+    ]
+    .map(String::from)
+    .to_vec();
+    for system in System::ALL {
+        for key in system.keys() {
+            if !keys.iter().any(|k| k == key) {
+                keys.push(key.to_string());
+            }
+        }
+    }
+    keys
+}
+
+/// Every word a choice key of some system allows.
+fn choice_words() -> Vec<&'static str> {
+    let mut words = Vec::new();
+    for system in System::ALL {
+        for key in system.key_defs() {
+            if let Kind::Choice(names) = key.kind {
+                for word in names() {
+                    if !words.contains(&word) {
+                        words.push(word);
+                    }
+                }
+            }
+        }
+    }
+    words
 }
 
 /// Words scenarios are made of, so random lines often parse as TOML and
@@ -37,28 +82,9 @@ fn scenario_line() -> impl Strategy<Value = String> {
         "[cortex.keep]",
     ])
     .prop_map(String::from);
-    let key = prop::sample::select(vec![
-        "system",
-        "name",
-        "description",
-        "trials",
-        "seed",
-        "pool",
-        "vs",
-        "difficulty",
-        "keep",
-        "reaction_keep",
-        "ties",
-        "heroic_step",
-        "effect_step_down",
-        "policy",
-        "again",
-        "case",
-        "sweep",
-        "cortex",
-        "cortex.ties",
-    ]);
+    let key = prop::sample::select(scenario_keys());
     let value = prop_oneof![
+        prop::sample::select(choice_words()).prop_map(|w| format!("\"{w}\"")),
         prop::sample::select(vec![
             "\"cortex\"",
             "\"d10 2d8 d6\"",
@@ -365,4 +391,39 @@ fn a_name_that_would_leave_the_reports_folder_is_refused() {
         scenario::parse(ok, "s.toml", "s").unwrap().name,
         "doom ladder (v2)"
     );
+}
+
+/// The libFuzzer dictionary (`fuzz/scenario.dict`) holds every system's name
+/// and table, every key of every system and every word a choice key allows.
+#[test]
+fn the_fuzz_dictionary_knows_every_key() {
+    let dict = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/scenario.dict"))
+        .unwrap();
+    let entries: Vec<&str> = dict
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::trim)
+        .collect();
+    let mut wanted: Vec<String> = ["system", "name", "description", "trials", "seed"]
+        .iter()
+        .map(|k| format!("\"{k}\""))
+        .collect();
+    for system in System::ALL {
+        wanted.extend(system.keys().iter().map(|k| format!("\"{k}\"")));
+    }
+    wanted.extend(
+        choice_words()
+            .into_iter()
+            .map(|w| format!("\"\\\"{w}\\\"\"")),
+    );
+    for system in System::ALL {
+        wanted.push(format!("\"\\\"{}\\\"\"", system.name()));
+        wanted.push(format!("\"[{}]\"", system.name()));
+    }
+    for word in wanted {
+        assert!(
+            entries.contains(&word.as_str()),
+            "fuzz/scenario.dict lacks {word}"
+        );
+    }
 }

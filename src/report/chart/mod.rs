@@ -31,6 +31,7 @@ use serde_json::Value as Json;
 use super::format::thousands;
 use super::{CaseResult, MethodUsed, Report};
 use crate::stats;
+use crate::systems::metrics::MetricRef;
 use crate::systems::System;
 pub use model::Chart;
 
@@ -110,22 +111,16 @@ pub fn is_chart_file(name: &str) -> bool {
 /// Where `metric` comes among the metrics a system's charts draw (its
 /// builder's list, the headline first), or `None` when they do not draw
 /// it; the publishing pages' results tables show these, in this order.
-/// A listed name ending in `_` stands for every metric it begins.
+/// A listed family stands for every metric of it.
 pub fn drawn_rank(system: System, metric: &str) -> Option<usize> {
-    let drawn: &[&str] = match system {
+    let drawn: &[MetricRef] = match system {
         System::Cortex => cortex::METRICS_DRAWN,
         System::CortexScene => scene::METRICS_DRAWN,
         System::Storytelling => storytelling::METRICS_DRAWN,
         System::Advantage => advantage::METRICS_DRAWN,
         System::CortexConflict => conflict::METRICS_DRAWN,
     };
-    drawn.iter().position(|d| {
-        if d.ends_with('_') {
-            metric.starts_with(d)
-        } else {
-            metric == *d
-        }
-    })
+    drawn.iter().position(|d| d.matches(metric))
 }
 
 /// The chart files of a report: `<stem>.png` and `<stem>.svg` per chart.

@@ -13,6 +13,8 @@ use super::{
     share, stem, tail_from, varying_keys, width_for,
 };
 use crate::report::CaseResult;
+use crate::systems::metrics::MetricRef;
+use crate::systems::storytelling::metrics as m;
 use crate::systems::System;
 
 /// The k of the P(at least k) panels: the columns of the published
@@ -27,7 +29,11 @@ const NOT_VARIANT: [&str; 4] = ["dice", "modifier", "need", "exceptional"];
 /// metrics read off it (at least `need`, at least `exceptional`, and the
 /// chance die's dramatic failure) stand for it in the results tables
 /// (see `super::shows_metric`).
-pub const METRICS_DRAWN: &[&str] = &["p_success", "p_exceptional", "p_dramatic"];
+pub const METRICS_DRAWN: &[MetricRef] = &[
+    MetricRef::One(m::P_SUCCESS),
+    MetricRef::One(m::P_EXCEPTIONAL),
+    MetricRef::One(m::P_DRAMATIC),
+];
 
 pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
     let usable: Vec<&CaseResult> = results
@@ -43,7 +49,7 @@ pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
 
 /// `(successes, probability)` of a result.
 fn successes(r: &CaseResult) -> Vec<(i64, f64)> {
-    distribution(r, "successes")
+    distribution(r, m::SUCCESSES.name)
         .into_iter()
         .filter_map(|(o, p)| o.parse::<i64>().ok().map(|k| (k, p)))
         .collect()

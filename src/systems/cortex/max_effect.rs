@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap;
 
 use crate::dice::{Die, Pool};
 use crate::engine::exact::{Budget, ExactError};
+use crate::options::Choice as _;
 
 use super::programme_step::{add_die, ProgrammeState};
 use super::rules::{

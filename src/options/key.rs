@@ -130,6 +130,133 @@ impl AsRef<str> for KeyDef {
     }
 }
 
+/// The constructors the systems declare their keys with, one a kind, so a
+/// declaration is a row: name, range or choices, default, help, phrase and
+/// noun. A key is neither a naming key nor positional and its kind says
+/// what is allowed unless [`KeyDef::main`], [`KeyDef::positional`] or
+/// [`KeyDef::allowed`] says otherwise.
+impl KeyDef {
+    pub const fn new(
+        name: &'static str,
+        kind: Kind,
+        default: Fallback,
+        help: &'static str,
+        phrase: Phrase,
+        noun: &'static str,
+    ) -> KeyDef {
+        KeyDef {
+            name,
+            kind,
+            default,
+            help,
+            allowed: None,
+            phrase,
+            noun,
+            main: false,
+            positional: false,
+        }
+    }
+
+    /// A pool in Cortex dice notation.
+    pub const fn pool(
+        name: &'static str,
+        default: Fallback,
+        help: &'static str,
+        phrase: Phrase,
+        noun: &'static str,
+    ) -> KeyDef {
+        KeyDef::new(name, Kind::Pool, default, help, phrase, noun)
+    }
+
+    /// One die of these sizes, `default` written as a die (`d6`).
+    pub const fn die(
+        name: &'static str,
+        sizes: &'static [u8],
+        default: &'static str,
+        help: &'static str,
+        phrase: Phrase,
+        noun: &'static str,
+    ) -> KeyDef {
+        let default = Fallback::Text(default);
+        KeyDef::new(name, Kind::Die(sizes), default, help, phrase, noun)
+    }
+
+    /// A whole number in `min ..= max`.
+    pub const fn int(
+        name: &'static str,
+        (min, max): (i64, i64),
+        default: Fallback,
+        help: &'static str,
+        phrase: Phrase,
+        noun: &'static str,
+    ) -> KeyDef {
+        KeyDef::new(name, Kind::Int { min, max }, default, help, phrase, noun)
+    }
+
+    /// A number in `min ..= max`.
+    pub const fn float(
+        name: &'static str,
+        (min, max): (f64, f64),
+        default: f64,
+        help: &'static str,
+        phrase: Phrase,
+        noun: &'static str,
+    ) -> KeyDef {
+        let default = Fallback::Float(default);
+        KeyDef::new(name, Kind::Float { min, max }, default, help, phrase, noun)
+    }
+
+    /// A switch, read as `on` when true and `off` otherwise.
+    pub const fn switch(
+        name: &'static str,
+        default: bool,
+        help: &'static str,
+        (on, off): (&'static str, &'static str),
+        noun: &'static str,
+    ) -> KeyDef {
+        let phrase = Phrase::Switch { on, off };
+        KeyDef::new(name, Kind::Bool, Fallback::Bool(default), help, phrase, noun)
+    }
+
+    /// One of the words of enum `T`, `default` one of them.
+    pub const fn choice<T: Choice>(
+        name: &'static str,
+        default: &'static str,
+        help: &'static str,
+        phrase: Phrase,
+        noun: &'static str,
+    ) -> KeyDef {
+        let kind = Kind::Choice(choice_names::<T>);
+        KeyDef::new(name, kind, Fallback::Text(default), help, phrase, noun)
+    }
+
+    /// The key is one of those that name a case ([`KeyDef::main`]'s field).
+    pub const fn main(self) -> KeyDef {
+        KeyDef { main: true, ..self }
+    }
+
+    /// The key is the quick command's positional argument.
+    pub const fn positional(self) -> KeyDef {
+        KeyDef {
+            positional: true,
+            ..self
+        }
+    }
+
+    /// What `--help` says is allowed, where the kind alone does not say it.
+    pub const fn allowed(self, allowed: &'static str) -> KeyDef {
+        KeyDef {
+            allowed: Some(allowed),
+            ..self
+        }
+    }
+
+    /// The same key with another help line (a scene's pool is the player's).
+    pub const fn with_help(self, help: &'static str) -> KeyDef {
+        KeyDef { help, ..self }
+    }
+}
+
 impl KeyDef {
     /// The key as a flag: `--heroic-step`.
     pub fn flag(&self) -> String {

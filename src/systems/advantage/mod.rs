@@ -19,6 +19,7 @@
 //! the case, its options and its metrics.
 
 mod exact;
+#[rustfmt::skip]
 pub(crate) mod keys;
 pub(crate) mod metrics;
 mod rules;

@@ -7,7 +7,7 @@
 //! fastest). The limits and the choices the keys are read as are declared
 //! here too, and used from here by the modules that read the keys.
 
-use crate::options::{choice_names, Choice, Fallback, KeyDef, Kind, Phrase, Shown};
+use crate::options::{Choice, Fallback, KeyDef, Phrase, Shown};
 
 /// Most dice a total may sum (docs/cortex.md: `keep` allowed 1..5).
 pub const MAX_KEEP: usize = 5;
@@ -69,158 +69,28 @@ impl Choice for Policy {
 /// d6, an expert d8, a master d10, a hero or major character d12.
 const STRESS_SIZES: &[u8] = &[6, 8, 10, 12];
 
-pub const POOL: KeyDef = KeyDef {
-    name: "pool",
-    kind: Kind::Pool,
-    default: Fallback::Required,
-    help: "The action pool, e.g. \"d10 2d8 d6\"",
-    allowed: None,
-    phrase: Phrase::Value("hero pool {}", Shown::Plain),
-    noun: "hero pool",
-    main: true,
-    positional: true,
-};
-
-pub const VS: KeyDef = KeyDef {
-    name: "vs",
-    kind: Kind::Pool,
-    default: Fallback::Nothing,
-    help: "A reacting pool to roll against, e.g. the doom pool \"2d6\"; not with difficulty",
-    allowed: None,
-    phrase: Phrase::Value("against {}", Shown::Plain),
-    noun: "opposing pool",
-    main: true,
-    positional: false,
-};
-
-pub const DIFFICULTY: KeyDef = KeyDef {
-    name: "difficulty",
-    kind: Kind::Int {
-        min: 0,
-        max: 1_000_000,
-    },
-    default: Fallback::Nothing,
-    help: "A fixed total to beat; not with vs",
-    allowed: None,
-    phrase: Phrase::Value("difficulty {}", Shown::Plain),
-    noun: "difficulty",
-    main: true,
-    positional: false,
-};
-
-pub const EFFECT_STEP_DOWN: KeyDef = KeyDef {
-    name: "effect_step_down",
-    kind: Kind::Bool,
-    default: Fallback::Bool(false),
-    help: "Step the effect die down when the reaction's effect die is larger (against a pool only)",
-    allowed: None,
-    phrase: Phrase::Switch {
-        on: "effect step-down",
-        off: "no effect step-down",
-    },
-    noun: "effect step down",
-    main: false,
-    positional: false,
-};
-
-pub const POLICY: KeyDef = KeyDef {
-    name: "policy",
-    kind: Kind::Choice(choice_names::<Policy>),
-    default: Fallback::Text("max-total"),
-    help: "How the total dice are chosen: max-effect needs a difficulty",
-    allowed: None,
-    phrase: Phrase::Words(
-        &[
-            ("max-total", "dice chosen for the highest total"),
-            ("max-effect", "dice chosen for the largest effect"),
-        ],
-        &Phrase::Value("policy {}", Shown::Plain),
-    ),
-    noun: "policy",
-    main: false,
-    positional: false,
-};
-
-pub const PLOT_POINTS: KeyDef = KeyDef {
-    name: "plot_points",
-    kind: Kind::Int {
-        min: 0,
-        max: MAX_PLOT_POINTS as i64,
-    },
-    default: Fallback::Nothing,
-    help: "Plot points spent after the roll, as few as needed, to beat the difficulty",
-    allowed: None,
-    phrase: Phrase::Value("{}", Shown::Count("plot point", "plot points")),
-    noun: "number of plot points",
-    main: false,
-    positional: false,
-};
-
-pub const TIES: KeyDef = KeyDef {
-    name: "ties",
-    kind: Kind::Choice(choice_names::<Ties>),
-    default: Fallback::Text("reaction"),
-    help: "Who wins equal totals: reaction (the rules text's rule) or action",
-    allowed: None,
-    phrase: Phrase::Words(
-        &[
-            ("action", "ties go to the action"),
-            ("reaction", "ties go to the reaction"),
-        ],
-        &Phrase::Value("ties {}", Shown::Plain),
-    ),
-    noun: "ties",
-    main: false,
-    positional: false,
-};
-
-pub const HEROIC_STEP: KeyDef = KeyDef {
-    name: "heroic_step",
-    kind: Kind::Int {
-        min: 1,
-        max: i64::MAX,
-    },
-    default: Fallback::Int(5),
-    help: "Margin per heroic effect step up",
-    allowed: None,
-    phrase: Phrase::Value(
-        "effect steps up per {} of margin",
-        Shown::Count("point", "points"),
-    ),
-    noun: "heroic step",
-    main: false,
-    positional: false,
-};
-
-pub const KEEP: KeyDef = KeyDef {
-    name: "keep",
-    kind: Kind::Int {
-        min: 1,
-        max: MAX_KEEP as i64,
-    },
-    default: Fallback::Int(2),
-    help: "Dice summed into the action (hero's) total",
-    allowed: None,
-    phrase: Phrase::Value("{} kept for the total", Shown::Count("die", "dice")),
-    noun: "keep",
-    main: false,
-    positional: false,
-};
-
-pub const REACTION_KEEP: KeyDef = KeyDef {
-    name: "reaction_keep",
-    kind: Kind::Int {
-        min: 1,
-        max: MAX_KEEP as i64,
-    },
-    default: Fallback::Int(2),
-    help: "Dice summed into the reaction (doom pool's) total",
-    allowed: None,
-    phrase: Phrase::Value("reaction keeps {}", Shown::Count("die", "dice")),
-    noun: "reaction keep",
-    main: false,
-    positional: false,
-};
+pub const POOL: KeyDef = KeyDef::pool("pool", Fallback::Required, "The action pool, e.g. \"d10 2d8 d6\"",
+    Phrase::Value("hero pool {}", Shown::Plain), "hero pool").main().positional();
+pub const VS: KeyDef = KeyDef::pool("vs", Fallback::Nothing, "A reacting pool to roll against, e.g. the doom pool \"2d6\"; not with difficulty",
+    Phrase::Value("against {}", Shown::Plain), "opposing pool").main();
+pub const DIFFICULTY: KeyDef = KeyDef::int("difficulty", (0, 1_000_000), Fallback::Nothing, "A fixed total to beat; not with vs",
+    Phrase::Value("difficulty {}", Shown::Plain), "difficulty").main();
+pub const EFFECT_STEP_DOWN: KeyDef = KeyDef::switch("effect_step_down", false, "Step the effect die down when the reaction's effect die is larger (against a pool only)",
+    ("effect step-down", "no effect step-down"), "effect step down");
+pub const POLICY: KeyDef = KeyDef::choice::<Policy>("policy", "max-total", "How the total dice are chosen: max-effect needs a difficulty",
+    Phrase::Words(&[("max-total", "dice chosen for the highest total"), ("max-effect", "dice chosen for the largest effect")],
+        &Phrase::Value("policy {}", Shown::Plain)), "policy");
+pub const PLOT_POINTS: KeyDef = KeyDef::int("plot_points", (0, MAX_PLOT_POINTS as i64), Fallback::Nothing, "Plot points spent after the roll, as few as needed, to beat the difficulty",
+    Phrase::Value("{}", Shown::Count("plot point", "plot points")), "number of plot points");
+pub const TIES: KeyDef = KeyDef::choice::<Ties>("ties", "reaction", "Who wins equal totals: reaction (the rules text's rule) or action",
+    Phrase::Words(&[("action", "ties go to the action"), ("reaction", "ties go to the reaction")],
+        &Phrase::Value("ties {}", Shown::Plain)), "ties");
+pub const HEROIC_STEP: KeyDef = KeyDef::int("heroic_step", (1, i64::MAX), Fallback::Int(5), "Margin per heroic effect step up",
+    Phrase::Value("effect steps up per {} of margin", Shown::Count("point", "points")), "heroic step");
+pub const KEEP: KeyDef = KeyDef::int("keep", (1, MAX_KEEP as i64), Fallback::Int(2), "Dice summed into the action (hero's) total",
+    Phrase::Value("{} kept for the total", Shown::Count("die", "dice")), "keep");
+pub const REACTION_KEEP: KeyDef = KeyDef::int("reaction_keep", (1, MAX_KEEP as i64), Fallback::Int(2), "Dice summed into the reaction (doom pool's) total",
+    Phrase::Value("reaction keeps {}", Shown::Count("die", "dice")), "reaction keep");
 
 /// The roll rules [`super::Rules::from_options`] reads, shared by rolls,
 /// scenes, conflicts and balances (also read from `[cortex]`).
@@ -240,52 +110,13 @@ pub const KEYS: &[&KeyDef] = &[
     &REACTION_KEEP,
 ];
 
-pub const SCENE_POOL: KeyDef = KeyDef {
-    help: "The player's action pool, e.g. \"d10 2d8 d6\"",
-    ..POOL
-};
-
-pub const DOOM: KeyDef = KeyDef {
-    name: "doom",
-    kind: Kind::Pool,
-    default: Fallback::Text("2d6"),
-    help: "The doom pool the scene starts with",
-    allowed: None,
-    phrase: Phrase::Value("doom pool starts at {}", Shown::Plain),
-    noun: "starting doom pool",
-    main: true,
-    positional: false,
-};
-
-pub const ACTIONS: KeyDef = KeyDef {
-    name: "actions",
-    kind: Kind::Int {
-        min: 1,
-        max: MAX_ACTIONS,
-    },
-    default: Fallback::Int(4),
-    help: "Player actions in the scene",
-    allowed: None,
-    phrase: Phrase::Value("{}", Shown::Count("action", "actions")),
-    noun: "number of actions",
-    main: true,
-    positional: false,
-};
-
-pub const END_AT_2D12: KeyDef = KeyDef {
-    name: "end_at_2d12",
-    kind: Kind::Bool,
-    default: Fallback::Bool(false),
-    help: "The GM ends the scene by spending 2d12 as soon as the doom pool holds two",
-    allowed: None,
-    phrase: Phrase::Switch {
-        on: "scene ends when the doom pool reaches 2d12",
-        off: "doom pool keeps growing past 2d12",
-    },
-    noun: "end at 2d12",
-    main: false,
-    positional: false,
-};
+pub const SCENE_POOL: KeyDef = POOL.with_help("The player's action pool, e.g. \"d10 2d8 d6\"");
+pub const DOOM: KeyDef = KeyDef::pool("doom", Fallback::Text("2d6"), "The doom pool the scene starts with",
+    Phrase::Value("doom pool starts at {}", Shown::Plain), "starting doom pool").main();
+pub const ACTIONS: KeyDef = KeyDef::int("actions", (1, MAX_ACTIONS), Fallback::Int(4), "Player actions in the scene",
+    Phrase::Value("{}", Shown::Count("action", "actions")), "number of actions").main();
+pub const END_AT_2D12: KeyDef = KeyDef::switch("end_at_2d12", false, "The GM ends the scene by spending 2d12 as soon as the doom pool holds two",
+    ("scene ends when the doom pool reaches 2d12", "doom pool keeps growing past 2d12"), "end at 2d12");
 
 /// The keys a scene accepts.
 pub const SCENE_KEYS: &[&KeyDef] = &[
@@ -299,95 +130,20 @@ pub const SCENE_KEYS: &[&KeyDef] = &[
     &REACTION_KEEP,
 ];
 
-pub const HERO: KeyDef = KeyDef {
-    name: "hero",
-    kind: Kind::Pool,
-    default: Fallback::Required,
-    help: "The hero's pool, e.g. \"d10 2d8 d6\"",
-    allowed: None,
-    phrase: Phrase::Value("hero {}", Shown::Plain),
-    noun: "hero pool",
-    main: true,
-    positional: true,
-};
-
-pub const FOE: KeyDef = KeyDef {
-    name: "foe",
-    kind: Kind::Pool,
-    default: Fallback::Nothing,
-    help: "The foe's own dice, e.g. \"d10 d8\" (required unless mob is given)",
-    allowed: None,
-    phrase: Phrase::Value("foe {}", Shown::Plain),
-    noun: "foe pool",
-    main: true,
-    positional: false,
-};
-
-pub const MOB: KeyDef = KeyDef {
-    name: "mob",
-    kind: Kind::Pool,
-    default: Fallback::Nothing,
-    help: "The foe is a mob with these team dice, all of one size, e.g. \"3d8\"",
-    allowed: None,
-    phrase: Phrase::Value("mob of {}", Shown::Plain),
-    noun: "mob",
-    main: true,
-    positional: false,
-};
-
-pub const EXCHANGES: KeyDef = KeyDef {
-    name: "exchanges",
-    kind: Kind::Int {
-        min: 1,
-        max: MAX_EXCHANGES,
-    },
-    default: Fallback::Int(5),
-    help: "Exchanges at most",
-    allowed: None,
-    phrase: Phrase::Value("at most {}", Shown::Count("exchange", "exchanges")),
-    noun: "exchanges",
-    main: false,
-    positional: false,
-};
-
-pub const FOE_ACTS: KeyDef = KeyDef {
-    name: "foe_acts",
-    kind: Kind::Bool,
-    default: Fallback::Bool(true),
-    help: "The foe acts after the hero in each exchange; false for a foe who only resists",
-    allowed: None,
-    phrase: Phrase::Switch {
-        on: "the foe acts too",
-        off: "the foe only reacts",
-    },
-    noun: "foe acts",
-    main: false,
-    positional: false,
-};
-
-pub const HERO_STRESS_LIMIT: KeyDef = KeyDef {
-    name: "hero_stress_limit",
-    kind: Kind::Die(STRESS_SIZES),
-    default: Fallback::Text("d12"),
-    help: "The hero is out past this stress",
-    allowed: None,
-    phrase: Phrase::Value("hero out past {} stress", Shown::Plain),
-    noun: "hero stress limit",
-    main: false,
-    positional: false,
-};
-
-pub const FOE_STRESS_LIMIT: KeyDef = KeyDef {
-    name: "foe_stress_limit",
-    kind: Kind::Die(STRESS_SIZES),
-    default: Fallback::Text("d12"),
-    help: "The foe is out past this stress: d6 novice, d8 expert, d10 master, d12; not with mob",
-    allowed: None,
-    phrase: Phrase::Value("foe out past {} stress", Shown::Plain),
-    noun: "foe stress limit",
-    main: false,
-    positional: false,
-};
+pub const HERO: KeyDef = KeyDef::pool("hero", Fallback::Required, "The hero's pool, e.g. \"d10 2d8 d6\"",
+    Phrase::Value("hero {}", Shown::Plain), "hero pool").main().positional();
+pub const FOE: KeyDef = KeyDef::pool("foe", Fallback::Nothing, "The foe's own dice, e.g. \"d10 d8\" (required unless mob is given)",
+    Phrase::Value("foe {}", Shown::Plain), "foe pool").main();
+pub const MOB: KeyDef = KeyDef::pool("mob", Fallback::Nothing, "The foe is a mob with these team dice, all of one size, e.g. \"3d8\"",
+    Phrase::Value("mob of {}", Shown::Plain), "mob").main();
+pub const EXCHANGES: KeyDef = KeyDef::int("exchanges", (1, MAX_EXCHANGES), Fallback::Int(5), "Exchanges at most",
+    Phrase::Value("at most {}", Shown::Count("exchange", "exchanges")), "exchanges");
+pub const FOE_ACTS: KeyDef = KeyDef::switch("foe_acts", true, "The foe acts after the hero in each exchange; false for a foe who only resists",
+    ("the foe acts too", "the foe only reacts"), "foe acts");
+pub const HERO_STRESS_LIMIT: KeyDef = KeyDef::die("hero_stress_limit", STRESS_SIZES, "d12", "The hero is out past this stress",
+    Phrase::Value("hero out past {} stress", Shown::Plain), "hero stress limit");
+pub const FOE_STRESS_LIMIT: KeyDef = KeyDef::die("foe_stress_limit", STRESS_SIZES, "d12", "The foe is out past this stress: d6 novice, d8 expert, d10 master, d12; not with mob",
+    Phrase::Value("foe out past {} stress", Shown::Plain), "foe stress limit");
 
 /// The keys a conflict accepts.
 pub const CONFLICT_KEYS: &[&KeyDef] = &[

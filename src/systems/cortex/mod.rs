@@ -27,6 +27,7 @@
 pub mod conflict;
 pub(crate) mod doom_chain;
 pub(crate) mod exact;
+#[rustfmt::skip]
 pub(crate) mod keys;
 pub(crate) mod max_effect;
 pub(crate) mod metrics;

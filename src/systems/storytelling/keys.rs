@@ -1,126 +1,26 @@
 //! The keys of a Storytelling case (docs/storytelling.md), declared once, in the
 //! order the quick command reads its flags.
 
-use crate::options::{Fallback, KeyDef, Kind, Phrase, Shown};
+use crate::options::{Fallback, KeyDef, Phrase, Shown};
 
 use super::MAX_DICE;
 
-pub const DICE: KeyDef = KeyDef {
-    name: "dice",
-    kind: Kind::Int {
-        min: 0,
-        max: MAX_DICE,
-    },
-    default: Fallback::Required,
-    help: "d10s in the pool before the modifier",
-    allowed: None,
-    phrase: Phrase::Value("{}", Shown::Count("die", "dice")),
-    noun: "number of dice",
-    main: true,
-    positional: true,
-};
-
-pub const MODIFIER: KeyDef = KeyDef {
-    name: "modifier",
-    kind: Kind::Int {
-        min: i64::MIN,
-        max: i64::MAX,
-    },
-    default: Fallback::Int(0),
-    help: "Dice added to or taken from the pool (the rules text's ladder runs -5..+5); write negatives as --modifier=-2",
-    allowed: None,
-    phrase: Phrase::Value("modifier {}", Shown::Signed),
-    noun: "modifier",
-    main: true,
-    positional: false,
-};
-
-pub const TARGET: KeyDef = KeyDef {
-    name: "target",
-    kind: Kind::Int { min: 2, max: 10 },
-    default: Fallback::Int(8),
-    help: "A die at or above it is a success",
-    allowed: None,
-    phrase: Phrase::Value("a die succeeds on {}+", Shown::Plain),
-    noun: "target",
-    main: false,
-    positional: false,
-};
-
-pub const AGAIN: KeyDef = KeyDef {
-    name: "again",
-    kind: Kind::Int { min: 0, max: 10 },
-    default: Fallback::Int(10),
-    help: "A die at or above it is rolled again: 10, 9, 8, or 0 for none",
-    allowed: Some("0, or target to 10"),
-    phrase: Phrase::Words(
-        &[("0", "no again")],
-        &Phrase::Value("{}-again", Shown::Plain),
-    ),
-    noun: "again",
-    main: false,
-    positional: false,
-};
-
-pub const ROTE: KeyDef = KeyDef {
-    name: "rote",
-    kind: Kind::Bool,
-    default: Fallback::Bool(false),
-    help: "Rote action: reroll each die that fails on its first roll, once",
-    allowed: None,
-    phrase: Phrase::Switch {
-        on: "rote action",
-        off: "not rote",
-    },
-    noun: "rote",
-    main: false,
-    positional: false,
-};
-
-pub const NEED: KeyDef = KeyDef {
-    name: "need",
-    kind: Kind::Int {
-        min: 1,
-        max: i64::MAX,
-    },
-    default: Fallback::Int(1),
-    help: "Successes needed for p_success",
-    allowed: None,
-    phrase: Phrase::Value("success at {}", Shown::Count("success", "successes")),
-    noun: "need",
-    main: false,
-    positional: false,
-};
-
-pub const EXCEPTIONAL: KeyDef = KeyDef {
-    name: "exceptional",
-    kind: Kind::Int {
-        min: 0,
-        max: i64::MAX,
-    },
-    default: Fallback::Int(5),
-    help: "Successes for p_exceptional",
-    allowed: None,
-    phrase: Phrase::Value("exceptional at {}", Shown::Count("success", "successes")),
-    noun: "exceptional",
-    main: false,
-    positional: false,
-};
-
-pub const CHANCE_DIE_EXPLODES: KeyDef = KeyDef {
-    name: "chance_die_explodes",
-    kind: Kind::Bool,
-    default: Fallback::Bool(true),
-    help: "A chance die's 10 is rolled again (the rules text's rule); false for the later edition",
-    allowed: None,
-    phrase: Phrase::Switch {
-        on: "a chance die's 10 rerolls",
-        off: "a chance die's 10 does not reroll",
-    },
-    noun: "chance die explodes",
-    main: false,
-    positional: false,
-};
+pub const DICE: KeyDef = KeyDef::int("dice", (0, MAX_DICE), Fallback::Required, "d10s in the pool before the modifier",
+    Phrase::Value("{}", Shown::Count("die", "dice")), "number of dice").main().positional();
+pub const MODIFIER: KeyDef = KeyDef::int("modifier", (i64::MIN, i64::MAX), Fallback::Int(0), "Dice added to or taken from the pool (the rules text's ladder runs -5..+5); write negatives as --modifier=-2",
+    Phrase::Value("modifier {}", Shown::Signed), "modifier").main();
+pub const TARGET: KeyDef = KeyDef::int("target", (2, 10), Fallback::Int(8), "A die at or above it is a success",
+    Phrase::Value("a die succeeds on {}+", Shown::Plain), "target");
+pub const AGAIN: KeyDef = KeyDef::int("again", (0, 10), Fallback::Int(10), "A die at or above it is rolled again: 10, 9, 8, or 0 for none",
+    Phrase::Words(&[("0", "no again")], &Phrase::Value("{}-again", Shown::Plain)), "again").allowed("0, or target to 10");
+pub const ROTE: KeyDef = KeyDef::switch("rote", false, "Rote action: reroll each die that fails on its first roll, once",
+    ("rote action", "not rote"), "rote");
+pub const NEED: KeyDef = KeyDef::int("need", (1, i64::MAX), Fallback::Int(1), "Successes needed for p_success",
+    Phrase::Value("success at {}", Shown::Count("success", "successes")), "need");
+pub const EXCEPTIONAL: KeyDef = KeyDef::int("exceptional", (0, i64::MAX), Fallback::Int(5), "Successes for p_exceptional",
+    Phrase::Value("exceptional at {}", Shown::Count("success", "successes")), "exceptional");
+pub const CHANCE_DIE_EXPLODES: KeyDef = KeyDef::switch("chance_die_explodes", true, "A chance die's 10 is rolled again (the rules text's rule); false for the later edition",
+    ("a chance die's 10 rerolls", "a chance die's 10 does not reroll"), "chance die explodes");
 
 /// The keys a storytelling case accepts.
 pub const KEYS: &[&KeyDef] = &[

@@ -18,6 +18,7 @@
 //! its histograms and its metrics.
 
 mod exact;
+#[rustfmt::skip]
 pub(crate) mod keys;
 pub(crate) mod metrics;
 pub(crate) mod rules;

@@ -17,6 +17,24 @@ pub trait Choice: Copy + Sized + 'static {
     fn name(self) -> &'static str;
 }
 
+/// Implements [`Choice`] for an enum from its values' words, in the order
+/// "allowed:" lists them: `choice_words!(Ties { Reaction => "reaction",
+/// Action => "action" })`, so each value and its word are written once.
+macro_rules! choice_words {
+    ($enum:ident { $($value:ident => $word:literal),+ $(,)? }) => {
+        impl $crate::options::Choice for $enum {
+            const ALL: &'static [$enum] = &[$($enum::$value),+];
+
+            fn name(self) -> &'static str {
+                match self {
+                    $($enum::$value => $word),+
+                }
+            }
+        }
+    };
+}
+pub(crate) use choice_words;
+
 /// The words of a choice's values, in order: how a descriptor names the
 /// enum its key is read as (`Kind::Choice(choice_names::<Ties>)`).
 pub fn choice_names<T: Choice>() -> Vec<&'static str> {
@@ -215,7 +233,14 @@ impl KeyDef {
         noun: &'static str,
     ) -> KeyDef {
         let phrase = Phrase::Switch { on, off };
-        KeyDef::new(name, Kind::Bool, Fallback::Bool(default), help, phrase, noun)
+        KeyDef::new(
+            name,
+            Kind::Bool,
+            Fallback::Bool(default),
+            help,
+            phrase,
+            noun,
+        )
     }
 
     /// One of the words of enum `T`, `default` one of them.

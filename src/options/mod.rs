@@ -19,6 +19,7 @@ pub(crate) mod messages;
 pub(crate) mod raw;
 pub(crate) mod read;
 
+pub(crate) use key::choice_words;
 pub use key::{choice_names, Choice, Fallback, KeyDef, Kind, Phrase, Shown};
 pub use messages::{allowed, closest, did_you_mean, key_name, KeyStyle};
 pub use raw::{combination, combination_count, key_value_pairs, Entries, Pos, RawItem, RawValue};

@@ -31,7 +31,9 @@ use serde_json::{json, Map, Value};
 use crate::distribution::{DistRow, Evaluation, Hist, Metric, Spread};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
-use crate::options::{allowed, did_you_mean, Choice, KeyStyle, OptionError, Options, RawValue};
+use crate::options::{
+    allowed, choice_words, did_you_mean, Choice, KeyStyle, OptionError, Options, RawValue,
+};
 
 use super::SystemCase;
 use keys::{
@@ -109,25 +111,13 @@ pub enum Spending {
     Never,
 }
 
-impl Choice for Spending {
-    const ALL: &'static [Spending] = &[
-        Spending::Greedy,
-        Spending::Threshold,
-        Spending::Last,
-        Spending::ThresholdOrLast,
-        Spending::Never,
-    ];
-
-    fn name(self) -> &'static str {
-        match self {
-            Spending::Greedy => "greedy",
-            Spending::Threshold => "threshold",
-            Spending::Last => "last",
-            Spending::ThresholdOrLast => "threshold-or-last",
-            Spending::Never => "never",
-        }
-    }
-}
+choice_words!(Spending {
+    Greedy => "greedy",
+    Threshold => "threshold",
+    Last => "last",
+    ThresholdOrLast => "threshold-or-last",
+    Never => "never",
+});
 
 impl Policy {
     /// The policy's word, as its key is written.
@@ -164,16 +154,7 @@ pub enum OnUse {
     Swap,
 }
 
-impl Choice for OnUse {
-    const ALL: &'static [OnUse] = &[OnUse::Reset, OnUse::Swap];
-
-    fn name(self) -> &'static str {
-        match self {
-            OnUse::Reset => "reset",
-            OnUse::Swap => "swap",
-        }
-    }
-}
+choice_words!(OnUse { Reset => "reset", Swap => "swap" });
 
 /// Indices of the per-encounter counts: one per tier, then uses, then
 /// misses turned into strong hits.

@@ -7,7 +7,7 @@
 //! fastest). The limits and the choices the keys are read as are declared
 //! here too, and used from here by the modules that read the keys.
 
-use crate::options::{Choice, Fallback, KeyDef, Phrase, Shown};
+use crate::options::{choice_words, Fallback, KeyDef, Phrase, Shown};
 
 /// Most dice a total may sum (docs/cortex.md: `keep` allowed 1..5).
 pub const MAX_KEEP: usize = 5;
@@ -32,16 +32,7 @@ pub enum Ties {
     Action,
 }
 
-impl Choice for Ties {
-    const ALL: &'static [Ties] = &[Ties::Reaction, Ties::Action];
-
-    fn name(self) -> &'static str {
-        match self {
-            Ties::Reaction => "reaction",
-            Ties::Action => "action",
-        }
-    }
-}
+choice_words!(Ties { Reaction => "reaction", Action => "action" });
 
 /// How the roller picks the total dice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,16 +45,7 @@ pub enum Policy {
     MaxEffect,
 }
 
-impl Choice for Policy {
-    const ALL: &'static [Policy] = &[Policy::MaxTotal, Policy::MaxEffect];
-
-    fn name(self) -> &'static str {
-        match self {
-            Policy::MaxTotal => "max-total",
-            Policy::MaxEffect => "max-effect",
-        }
-    }
-}
+choice_words!(Policy { MaxTotal => "max-total", MaxEffect => "max-effect" });
 
 /// The stress limits a character may have (docs/cortex.md): a novice specialist
 /// d6, an expert d8, a master d10, a hero or major character d12.

@@ -21,6 +21,7 @@
 mod exact;
 #[rustfmt::skip]
 pub(crate) mod keys;
+#[rustfmt::skip]
 pub(crate) mod metrics;
 mod rules;
 mod sample;

@@ -13,19 +13,11 @@ pub const P_BOTCH: MetricDef = MetricDef::probability("p_botch", "chance of a bo
 pub const P_SUCCESS: MetricDef = MetricDef::probability("p_success", "chance of success");
 pub const P_TIE: MetricDef = MetricDef::probability("p_tie", "chance of a tie");
 pub const P_HEROIC: MetricDef = MetricDef::probability("p_heroic", "chance of a heroic success");
-pub const P_REACTION_HITCH: MetricDef =
-    MetricDef::probability("p_reaction_hitch", "chance the opposition rolls a hitch");
+pub const P_REACTION_HITCH: MetricDef = MetricDef::probability("p_reaction_hitch", "chance the opposition rolls a hitch");
 pub const MEAN_MARGIN: MetricDef = MetricDef::mean("mean_margin", "average margin");
-pub const WIN_EFFECT_BEYOND: MetricDef = MetricDef::probability(
-    "win_effect_beyond",
-    "chance of success with an effect beyond d12",
-);
-pub const MEAN_EFFECT_STEP: MetricDef = MetricDef::mean(
-    "mean_effect_step",
-    "average effect step on a success (d4 = 0)",
-);
-pub const MEAN_PLOT_POINTS_SPENT: MetricDef =
-    MetricDef::mean("mean_plot_points_spent", "average plot points spent");
+pub const WIN_EFFECT_BEYOND: MetricDef = MetricDef::probability("win_effect_beyond", "chance of success with an effect beyond d12");
+pub const MEAN_EFFECT_STEP: MetricDef = MetricDef::mean("mean_effect_step", "average effect step on a success (d4 = 0)");
+pub const MEAN_PLOT_POINTS_SPENT: MetricDef = MetricDef::mean("mean_plot_points_spent", "average plot points spent");
 
 /// The action pool's own effect die, success or not: `pool_effect_d8`.
 pub const POOL_EFFECT: MetricFamily = MetricFamily {
@@ -59,27 +51,7 @@ pub const WIN_EFFECT_DIE: DistributionDef = DistributionDef::categorical("win_ef
 pub const PLOT_POINTS_SPENT: DistributionDef = DistributionDef::ordered("plot_points_spent");
 
 pub const DECLARED: Declared = Declared {
-    metrics: &[
-        MEAN_TOTAL,
-        P_HITCH,
-        MEAN_HITCHES,
-        P_BOTCH,
-        P_SUCCESS,
-        P_TIE,
-        P_HEROIC,
-        P_REACTION_HITCH,
-        MEAN_MARGIN,
-        WIN_EFFECT_BEYOND,
-        MEAN_EFFECT_STEP,
-        MEAN_PLOT_POINTS_SPENT,
-    ],
+    metrics: &[MEAN_TOTAL, P_HITCH, MEAN_HITCHES, P_BOTCH, P_SUCCESS, P_TIE, P_HEROIC, P_REACTION_HITCH, MEAN_MARGIN, WIN_EFFECT_BEYOND, MEAN_EFFECT_STEP, MEAN_PLOT_POINTS_SPENT],
     families: &[POOL_EFFECT, WIN_EFFECT, P_PLOT_POINTS_SPENT],
-    distributions: &[
-        TOTAL,
-        HITCHES,
-        POOL_EFFECT_DIE,
-        MARGIN,
-        WIN_EFFECT_DIE,
-        PLOT_POINTS_SPENT,
-    ],
+    distributions: &[TOTAL, HITCHES, POOL_EFFECT_DIE, MARGIN, WIN_EFFECT_DIE, PLOT_POINTS_SPENT],
 };

@@ -30,6 +30,7 @@ pub(crate) mod exact;
 #[rustfmt::skip]
 pub(crate) mod keys;
 pub(crate) mod max_effect;
+#[rustfmt::skip]
 pub(crate) mod metrics;
 pub(crate) mod plot_points;
 pub(crate) mod pool_cache;
@@ -37,6 +38,7 @@ mod programme_step;
 pub(crate) mod rules;
 pub(crate) mod sample;
 pub mod scene;
+#[rustfmt::skip]
 pub(crate) mod scene_metrics;
 pub(crate) mod score;
 mod tally;

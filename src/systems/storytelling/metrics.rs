@@ -5,12 +5,9 @@
 use crate::systems::metrics::{Declared, DistributionDef, MetricDef};
 
 pub const P_SUCCESS: MetricDef = MetricDef::probability("p_success", "chance of success");
-pub const P_EXCEPTIONAL: MetricDef =
-    MetricDef::probability("p_exceptional", "chance of an exceptional success");
-pub const MEAN_SUCCESSES: MetricDef =
-    MetricDef::mean("mean_successes", "average number of successes");
-pub const P_DRAMATIC: MetricDef =
-    MetricDef::probability("p_dramatic", "chance of a dramatic failure");
+pub const P_EXCEPTIONAL: MetricDef = MetricDef::probability("p_exceptional", "chance of an exceptional success");
+pub const MEAN_SUCCESSES: MetricDef = MetricDef::mean("mean_successes", "average number of successes");
+pub const P_DRAMATIC: MetricDef = MetricDef::probability("p_dramatic", "chance of a dramatic failure");
 
 pub const SUCCESSES: DistributionDef = DistributionDef::ordered("successes");
 

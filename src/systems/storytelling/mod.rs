@@ -20,6 +20,7 @@
 mod exact;
 #[rustfmt::skip]
 pub(crate) mod keys;
+#[rustfmt::skip]
 pub(crate) mod metrics;
 pub(crate) mod rules;
 mod sample;

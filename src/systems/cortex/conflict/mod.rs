@@ -20,6 +20,7 @@
 //! read by one `metrics()` and one `rows()`.
 
 mod exact;
+#[rustfmt::skip]
 pub(crate) mod metrics;
 mod sample;
 

@@ -25,6 +25,17 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// A quick command's `--help` closing: how to compare cases, then its
+/// examples (one line each, indented).
+macro_rules! compare_help {
+    ($examples:literal) => {
+        concat!(
+            "Give a flag (or the positional argument) a comma list, or repeat a flag, to compare one case per value side by side; lists in two flags give every combination.\n\nExamples:\n",
+            $examples
+        )
+    };
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run every case of a scenario file and write its report folder.
@@ -34,17 +45,17 @@ pub enum Command {
     Run(RunArgs),
     /// One Cortex Plus roll: a pool alone, against a pool, or against a difficulty.
     #[command(
-        after_help = "Give a flag (or the positional argument) a comma list, or repeat a flag, to compare one case per value side by side; lists in two flags give every combination.\n\nExamples:\n  oddsmith cortex \"d10 2d8 d6\" --vs 2d6 --ties action\n  oddsmith cortex \"d8 2d6,d10 2d8 d6\" --vs 2d6,3d8"
+        after_help = compare_help!("  oddsmith cortex \"d10 2d8 d6\" --vs 2d6 --ties action\n  oddsmith cortex \"d8 2d6,d10 2d8 d6\" --vs 2d6,3d8")
     )]
     Cortex(CortexArgs),
     /// A doom-pool scene: several actions against a doom pool that grows on hitches.
     #[command(
-        after_help = "Give a flag (or the positional argument) a comma list, or repeat a flag, to compare one case per value side by side; lists in two flags give every combination.\n\nExamples:\n  oddsmith scene \"d10 2d8 d6\" --doom 2d6 --actions 4\n  oddsmith scene \"d8 2d6\" --actions 3,6 --end-at-2d12"
+        after_help = compare_help!("  oddsmith scene \"d10 2d8 d6\" --doom 2d6 --actions 4\n  oddsmith scene \"d8 2d6\" --actions 3,6 --end-at-2d12")
     )]
     Scene(SceneArgs),
     /// A conflict: hero and foe (or mob) trade stress, exchange by exchange, until one is out.
     #[command(
-        after_help = "Give a flag (or the positional argument) a comma list, or repeat a flag, to compare one case per value side by side; lists in two flags give every combination.\n\nExamples:\n  oddsmith conflict \"d10 2d8 d6\" --foe \"d10 d8\" --exchanges 5\n  oddsmith conflict \"d10 2d8 d6\" --mob 3d8,4d8"
+        after_help = compare_help!("  oddsmith conflict \"d10 2d8 d6\" --foe \"d10 d8\" --exchanges 5\n  oddsmith conflict \"d10 2d8 d6\" --mob 3d8,4d8")
     )]
     Conflict(ConflictArgs),
     /// Which rung of a doom-pool ladder gives each hero pool the target chance.
@@ -54,12 +65,12 @@ pub enum Command {
     Balance(BalanceArgs),
     /// 2d6 + stat encounters with an advantage die: a counter that may replace the lower die.
     #[command(
-        after_help = "Give a flag (or the positional argument) a comma list, or repeat a flag, to compare one case per value side by side; lists in two flags give every combination.\n\nExamples:\n  oddsmith advantage --die d8 --stat 1 --rolls 6\n  oddsmith advantage --die d4,d8 --rolls 6"
+        after_help = compare_help!("  oddsmith advantage --die d8 --stat 1 --rolls 6\n  oddsmith advantage --die d4,d8 --rolls 6")
     )]
     Advantage(AdvantageArgs),
     /// One Storytelling d10 pool: 10-again (or 9-, 8-again), rote, chance die.
     #[command(
-        after_help = "Give a flag (or the positional argument) a comma list, or repeat a flag, to compare one case per value side by side; lists in two flags give every combination.\n\nExamples:\n  oddsmith storytelling 5 --rote\n  oddsmith storytelling 5 --again 10,9,8"
+        after_help = compare_help!("  oddsmith storytelling 5 --rote\n  oddsmith storytelling 5 --again 10,9,8")
     )]
     Storytelling(StorytellingArgs),
     /// Run every scenario of a folder into its report folder, plus index.md and index.html.

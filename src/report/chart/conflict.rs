@@ -155,9 +155,28 @@ fn takeouts(results: &[&CaseResult], groups: &[Group<'_>]) -> Option<Chart> {
             }
         }
     }
+    Some(two_columns(
+        results,
+        "takeouts",
+        "Chance each side has been taken out, exchange by exchange",
+        (legend, panels),
+        440,
+    ))
+}
+
+/// A conflict chart of two panels a row (hero and foe side by side), with
+/// the fixed rules and the method in its notes, each row `panel_height`
+/// high.
+fn two_columns(
+    results: &[&CaseResult],
+    name: &str,
+    title: &str,
+    (legend, panels): (Vec<LegendItem>, Vec<Panel>),
+    panel_height: u32,
+) -> Chart {
     let mut chart = Chart {
-        stem: stem(System::CortexConflict, "takeouts"),
-        title: "Chance each side has been taken out, exchange by exchange".into(),
+        stem: stem(System::CortexConflict, name),
+        title: title.into(),
         notes: Vec::new(),
         legend,
         panels,
@@ -167,8 +186,8 @@ fn takeouts(results: &[&CaseResult], groups: &[Group<'_>]) -> Option<Chart> {
     };
     chart.notes.extend(fixed_rules_note(results, &[]));
     chart.notes.push(method_note(results, true));
-    chart.fit_height(440);
-    Some(chart)
+    chart.fit_height(panel_height);
+    chart
 }
 
 /// The outcomes of `final_*_stress` in table order, with their colours:
@@ -234,18 +253,11 @@ fn final_stress(results: &[&CaseResult], groups: &[Group<'_>]) -> Option<Chart> 
             });
         }
     }
-    let mut chart = Chart {
-        stem: stem(System::CortexConflict, "final-stress"),
-        title: "Stress at the end of the fight".into(),
-        notes: Vec::new(),
-        legend: bar_legend(&stress_series()),
-        panels,
-        columns: 2,
-        width: 1600,
-        height: MIN_HEIGHT,
-    };
-    chart.notes.extend(fixed_rules_note(results, &[]));
-    chart.notes.push(method_note(results, true));
-    chart.fit_height(110 + 46 * most_bars as u32);
-    Some(chart)
+    Some(two_columns(
+        results,
+        "final-stress",
+        "Stress at the end of the fight",
+        (bar_legend(&stress_series()), panels),
+        110 + 46 * most_bars as u32,
+    ))
 }

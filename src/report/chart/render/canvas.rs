@@ -102,22 +102,35 @@ where
         h: HPos,
         v: VPos,
     ) -> Res {
-        if self.text_output == TextOutput::Pixels {
-            return self.paint_text(text, at, size, bold, colour, (h, v), false);
-        }
-        let style = text_style(size, bold, colour, h, v)?;
-        self.root.draw_text(&svg(text), &style, at)?;
-        Ok(())
+        self.any_text(text, at, size, bold, colour, (h, v), false)
     }
 
     /// Text turned to read bottom to top, centred on `at`.
     pub(super) fn vertical_text(&self, text: &str, at: (i32, i32), size: f64) -> Res {
         let centre = (HPos::Center, VPos::Center);
+        self.any_text(text, at, size, false, INK, centre, true)
+    }
+
+    /// Text as the output wants it: as pixels ([`Self::paint_text`]) or as
+    /// text; `turned` reads it bottom to top.
+    #[allow(clippy::too_many_arguments)]
+    fn any_text(
+        &self,
+        text: &str,
+        at: (i32, i32),
+        size: f64,
+        bold: bool,
+        colour: Colour,
+        (h, v): (HPos, VPos),
+        turned: bool,
+    ) -> Res {
         if self.text_output == TextOutput::Pixels {
-            return self.paint_text(text, at, size, false, INK, centre, true);
+            return self.paint_text(text, at, size, bold, colour, (h, v), turned);
         }
-        let style =
-            text_style(size, false, INK, centre.0, centre.1)?.transform(FontTransform::Rotate270);
+        let mut style = text_style(size, bold, colour, h, v)?;
+        if turned {
+            style = style.transform(FontTransform::Rotate270);
+        }
         self.root.draw_text(&svg(text), &style, at)?;
         Ok(())
     }

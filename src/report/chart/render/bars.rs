@@ -212,14 +212,10 @@ where
     for t in ticks {
         let x = scale.px(*t);
         canvas.line(vec![(x, top), (x, bottom)], GRID, 1)?;
-        canvas.text(
+        canvas.tick(
             &tick_label(bars.axis.format, *t, step),
             (x, bottom + 8),
-            TICK,
-            false,
-            INK,
-            HPos::Center,
-            VPos::Top,
+            (HPos::Center, VPos::Top),
         )?;
     }
     Ok(Frame {
@@ -270,19 +266,7 @@ where
         p0: bottom,
         p1: top,
     };
-    for t in ticks {
-        let y = scale.px(*t);
-        canvas.line(vec![(left, y), (right, y)], GRID, 1)?;
-        canvas.text(
-            &tick_label(bars.axis.format, *t, step),
-            (left - 8, y),
-            TICK,
-            false,
-            INK,
-            HPos::Right,
-            VPos::Center,
-        )?;
-    }
+    canvas.value_rows(bars.axis.format, (ticks, step), &scale, (left, right))?;
     Ok(Frame {
         horizontal: false,
         scale,
@@ -309,24 +293,12 @@ where
     let tick_h = Canvas::<DB>::line_height(TICK);
     for (li, line) in lines.iter().enumerate() {
         if frame.horizontal {
-            canvas.text(
-                line,
-                (frame.left - 10, mid),
-                TICK,
-                false,
-                INK,
-                HPos::Right,
-                VPos::Center,
-            )?;
+            canvas.tick(line, (frame.left - 10, mid), (HPos::Right, VPos::Center))?;
         } else {
-            canvas.text(
+            canvas.tick(
                 line,
                 (mid, frame.bottom + 8 + li as i32 * tick_h),
-                TICK,
-                false,
-                INK,
-                HPos::Center,
-                VPos::Top,
+                (HPos::Center, VPos::Top),
             )?;
         }
     }

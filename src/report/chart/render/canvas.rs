@@ -11,9 +11,10 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontTransform;
 
+use super::axis::{tick_label, Scale};
 use super::glyphs::{self, Align, Baseline};
-use super::{rgb, INK};
-use crate::report::chart::model::Colour;
+use super::{rgb, GRID, INK, TICK};
+use crate::report::chart::model::{Colour, Format};
 use crate::report::format::svg;
 
 /// The SVG's `font-family`: the bundled font by name, so a viewer that has
@@ -102,52 +103,57 @@ where
         h: HPos,
         v: VPos,
     ) -> Res {
-        self.any_text(text, at, size, bold, colour, (h, v), false)
+        self.any_text(text, at, (size, bold, colour), (h, v), false)
+    }
+
+    /// Text at tick size in ink: the axes' numbers and the categories.
+    pub(super) fn tick(&self, text: &str, at: (i32, i32), (h, v): (HPos, VPos)) -> Res {
+        self.text(text, at, TICK, false, INK, h, v)
+    }
+
+    /// The value grid of a chart whose values run up the left: at each
+    /// tick a grid line from `left` to `right`, its label left of `left`.
+    pub(super) fn value_rows(
+        &self,
+        format: Format,
+        (ticks, step): (&[f64], f64),
+        scale: &Scale,
+        (left, right): (i32, i32),
+    ) -> Res {
+        for t in ticks {
+            let y = scale.px(*t);
+            self.line(vec![(left, y), (right, y)], GRID, 1)?;
+            let label = tick_label(format, *t, step);
+            self.tick(&label, (left - 8, y), (HPos::Right, VPos::Center))?;
+        }
+        Ok(())
     }
 
     /// Text turned to read bottom to top, centred on `at`.
     pub(super) fn vertical_text(&self, text: &str, at: (i32, i32), size: f64) -> Res {
         let centre = (HPos::Center, VPos::Center);
-        self.any_text(text, at, size, false, INK, centre, true)
+        self.any_text(text, at, (size, false, INK), centre, true)
     }
 
-    /// Text as the output wants it: as pixels ([`Self::paint_text`]) or as
-    /// text; `turned` reads it bottom to top.
-    #[allow(clippy::too_many_arguments)]
+    /// Text as the output wants it: as text, or as pixels blended over what
+    /// is there; `turned` reads it bottom to top (a quarter turn
+    /// anticlockwise about `at`).
     fn any_text(
         &self,
         text: &str,
         at: (i32, i32),
-        size: f64,
-        bold: bool,
-        colour: Colour,
+        (size, bold, colour): (f64, bool, Colour),
         (h, v): (HPos, VPos),
         turned: bool,
     ) -> Res {
-        if self.text_output == TextOutput::Pixels {
-            return self.paint_text(text, at, size, bold, colour, (h, v), turned);
+        if self.text_output != TextOutput::Pixels {
+            let mut style = text_style(size, bold, colour, h, v)?;
+            if turned {
+                style = style.transform(FontTransform::Rotate270);
+            }
+            self.root.draw_text(&svg(text), &style, at)?;
+            return Ok(());
         }
-        let mut style = text_style(size, bold, colour, h, v)?;
-        if turned {
-            style = style.transform(FontTransform::Rotate270);
-        }
-        self.root.draw_text(&svg(text), &style, at)?;
-        Ok(())
-    }
-
-    /// Text as pixels, blended over what is there; `turned` reads it bottom
-    /// to top (a quarter turn anticlockwise about `at`).
-    #[allow(clippy::too_many_arguments)]
-    fn paint_text(
-        &self,
-        text: &str,
-        at: (i32, i32),
-        size: f64,
-        bold: bool,
-        colour: Colour,
-        (h, v): (HPos, VPos),
-        turned: bool,
-    ) -> Res {
         let align = match h {
             HPos::Left => Align::Start,
             HPos::Center => Align::Middle,

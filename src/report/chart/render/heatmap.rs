@@ -94,21 +94,13 @@ where
     }
     for (ri, r) in h.rows.iter().enumerate() {
         let y = top + ri as i32 * cell_h + cell_h / 2;
-        canvas.text(
-            r,
-            (left - 10, y),
-            TICK,
-            false,
-            INK,
-            HPos::Right,
-            VPos::Center,
-        )?;
+        canvas.tick(r, (left - 10, y), (HPos::Right, VPos::Center))?;
     }
     for (ci, lines) in col_lines.iter().enumerate() {
         let x = left + ci as i32 * cell_w + cell_w / 2;
         for (li, line) in lines.iter().enumerate() {
             let y = grid_bottom + 10 + li as i32 * tick_h;
-            canvas.text(line, (x, y), TICK, false, INK, HPos::Center, VPos::Top)?;
+            canvas.tick(line, (x, y), (HPos::Center, VPos::Top))?;
         }
     }
     canvas.text(
@@ -144,14 +136,10 @@ where
         let t = f64::from(k) / 4.0;
         let y = grid_bottom - (f64::from(span) * t).round() as i32;
         canvas.line(vec![(bx0 + bar_w, y), (bx0 + bar_w + 5, y)], AXIS, 1)?;
-        canvas.text(
+        canvas.tick(
             &percent_tick(t, 0),
             (bx0 + bar_w + 8, y),
-            TICK,
-            false,
-            INK,
-            HPos::Left,
-            VPos::Center,
+            (HPos::Left, VPos::Center),
         )?;
     }
     canvas.vertical_text(

@@ -89,19 +89,7 @@ where
         p0: left,
         p1: right,
     };
-    for t in &ticks {
-        let y = y_scale.px(*t);
-        canvas.line(vec![(left, y), (right, y)], GRID, 1)?;
-        canvas.text(
-            &tick_label(lines.axis.format, *t, step),
-            (left - 8, y),
-            TICK,
-            false,
-            INK,
-            HPos::Right,
-            VPos::Center,
-        )?;
-    }
+    canvas.value_rows(lines.axis.format, (&ticks, step), &y_scale, (left, right))?;
     for (i, (x, _)) in lines.x_ticks.iter().enumerate() {
         let px = x_scale.px(*x);
         canvas.line(vec![(px, top), (px, bottom)], GRID, 1)?;
@@ -109,14 +97,10 @@ where
         if i % every == 0 {
             let row = (i / every % label_rows) * label_lines;
             for (li, part) in wrapped[i].iter().enumerate() {
-                canvas.text(
+                canvas.tick(
                     part,
                     (px, bottom + 8 + (row + li) as i32 * tick_h),
-                    TICK,
-                    false,
-                    INK,
-                    HPos::Center,
-                    VPos::Top,
+                    (HPos::Center, VPos::Top),
                 )?;
             }
         }

@@ -142,20 +142,11 @@ where
     } else {
         (&bars.category_label, &bars.axis.label)
     };
-    canvas.text(
-        below,
-        (
-            (left + right) / 2,
-            bottom + 8 + frame.lines_below * tick_h + 10,
-        ),
-        DESC,
-        false,
-        INK,
-        HPos::Center,
-        VPos::Top,
-    )?;
-    canvas.vertical_text(beside, (area.x0 + desc_h / 2, (top + bottom) / 2), DESC)?;
-    Ok(())
+    let under = (left + right) / 2;
+    canvas.axis_names(
+        (below, (under, bottom + 8 + frame.lines_below * tick_h + 10)),
+        (beside, (area.x0 + desc_h / 2, (top + bottom) / 2)),
+    )
 }
 
 /// The pixels a horizontal bar panel keeps above its bars and below them

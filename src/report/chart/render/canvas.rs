@@ -13,7 +13,7 @@ use plotters::style::FontTransform;
 
 use super::axis::{tick_label, Scale};
 use super::glyphs::{self, Align, Baseline};
-use super::{rgb, GRID, INK, TICK};
+use super::{rgb, DESC, GRID, INK, TICK};
 use crate::report::chart::model::{Colour, Format};
 use crate::report::format::svg;
 
@@ -127,6 +127,18 @@ where
             self.tick(&label, (left - 8, y), (HPos::Right, VPos::Center))?;
         }
         Ok(())
+    }
+
+    /// What the axes measure: `below` centred under the plot, its top at
+    /// `under`; `beside` read bottom to top, centred on `left`.
+    pub(super) fn axis_names(
+        &self,
+        (below, under): (&str, (i32, i32)),
+        (beside, left): (&str, (i32, i32)),
+    ) -> Res {
+        let top = (HPos::Center, VPos::Top);
+        self.any_text(below, under, (DESC, false, INK), top, false)?;
+        self.vertical_text(beside, left, DESC)
     }
 
     /// Text turned to read bottom to top, centred on `at`.

@@ -6,7 +6,7 @@ use plotters::style::text_anchor::{HPos, VPos};
 
 use super::axis::Area;
 use super::canvas::{Canvas, Res};
-use super::{ink_on, AXIS, DESC, INK, MUTED, TICK};
+use super::{ink_on, AXIS, DESC, MUTED, TICK};
 use crate::report::chart::model::{sequential, Colour, Heatmap};
 use crate::report::format::{percent, percent_tick};
 
@@ -103,22 +103,13 @@ where
             canvas.tick(line, (x, y), (HPos::Center, VPos::Top))?;
         }
     }
-    canvas.text(
-        &h.x_label,
+    let under = (left + grid_right) / 2;
+    canvas.axis_names(
         (
-            (left + grid_right) / 2,
-            grid_bottom + 10 + max_lines * tick_h + 12,
+            &h.x_label,
+            (under, grid_bottom + 10 + max_lines * tick_h + 12),
         ),
-        DESC,
-        false,
-        INK,
-        HPos::Center,
-        VPos::Top,
-    )?;
-    canvas.vertical_text(
-        &h.y_label,
-        (area.x0 + desc_h / 2, (top + grid_bottom) / 2),
-        DESC,
+        (&h.y_label, (area.x0 + desc_h / 2, (top + grid_bottom) / 2)),
     )?;
 
     // Colour bar: 0% at the bottom, 100% at the top.

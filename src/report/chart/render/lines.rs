@@ -6,7 +6,7 @@ use plotters::style::text_anchor::{HPos, VPos};
 
 use super::axis::{axis_range, nice_ticks, tick_label, Area, Scale};
 use super::canvas::{Canvas, Res};
-use super::{AXIS, DESC, GRID, INK, TICK};
+use super::{AXIS, DESC, GRID, TICK};
 use crate::report::chart::model::Lines;
 
 pub(super) fn draw_lines<DB: DrawingBackend>(
@@ -138,19 +138,14 @@ where
             canvas.marker(at, s.marker, s.colour)?;
         }
     }
-    canvas.text(
-        &lines.x_label,
-        ((left + right) / 2, bottom + 8 + label_height + 10),
-        DESC,
-        false,
-        INK,
-        HPos::Center,
-        VPos::Top,
-    )?;
-    canvas.vertical_text(
-        &lines.axis.label,
-        (area.x0 + desc_h / 2, (top + bottom) / 2),
-        DESC,
-    )?;
-    Ok(())
+    canvas.axis_names(
+        (
+            &lines.x_label,
+            ((left + right) / 2, bottom + 8 + label_height + 10),
+        ),
+        (
+            &lines.axis.label,
+            (area.x0 + desc_h / 2, (top + bottom) / 2),
+        ),
+    )
 }

@@ -7,8 +7,10 @@
 //! calls these; nothing restates them. The choices a key is read as (`Ties`,
 //! `Policy`) and the `keep` limit are declared with the keys, in `keys.rs`.
 
+use serde_json::{json, Map, Value};
+
 use crate::dice::Pool;
-use crate::options::{OptionError, Options};
+use crate::options::{Choice as _, OptionError, Options};
 
 pub use super::keys::{Policy, Ties, MAX_KEEP};
 use super::keys::{HEROIC_STEP, KEEP, REACTION_KEEP, TIES};
@@ -54,6 +56,16 @@ impl Default for Rules {
 }
 
 impl Rules {
+    /// Adds the rules of a roll against a pool to a case's inputs, in the
+    /// order its report lists them: what scenes and conflicts, always rolled
+    /// against a pool, record of the roll rules.
+    pub fn insert_opposed_inputs(&self, inputs: &mut Map<String, Value>) {
+        inputs.insert(KEEP.name.into(), json!(self.keep));
+        inputs.insert(REACTION_KEEP.name.into(), json!(self.reaction_keep));
+        inputs.insert(TIES.name.into(), json!(self.ties.name()));
+        inputs.insert(HEROIC_STEP.name.into(), json!(self.heroic_step));
+    }
+
     /// Reads the roll rules ([`super::keys::ROLL_RULES`]) that doom-pool scenes and
     /// balances share with plain cortex cases. A scene's success never
     /// depends on the effect die, so `effect_step_down` (and `policy`) are

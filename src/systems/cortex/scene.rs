@@ -19,9 +19,9 @@ use crate::distribution::{hist_rows, DistRow, Evaluation, Hist, Metric};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
 use crate::engine::rng::{DiceRng, DieRoller};
-use crate::options::{Choice, OptionError, Options};
+use crate::options::{OptionError, Options};
 
-use super::keys::{ACTIONS, DOOM, END_AT_2D12, HEROIC_STEP, KEEP, REACTION_KEEP, SCENE_POOL, TIES};
+use super::keys::{ACTIONS, DOOM, END_AT_2D12, SCENE_POOL};
 use super::rules::Rules;
 use super::sample::{dice_table, roll_pool};
 use super::scene_metrics as m;
@@ -325,10 +325,7 @@ impl SystemCase for SceneCase {
         inputs.insert(SCENE_POOL.name.into(), json!(self.pool.to_string()));
         inputs.insert(DOOM.name.into(), json!(self.doom.to_string()));
         inputs.insert(ACTIONS.name.into(), json!(self.actions));
-        inputs.insert(KEEP.name.into(), json!(self.rules.keep));
-        inputs.insert(REACTION_KEEP.name.into(), json!(self.rules.reaction_keep));
-        inputs.insert(TIES.name.into(), json!(self.rules.ties.name()));
-        inputs.insert(HEROIC_STEP.name.into(), json!(self.rules.heroic_step));
+        self.rules.insert_opposed_inputs(&mut inputs);
         inputs.insert(END_AT_2D12.name.into(), json!(self.end_at_2d12));
         inputs
     }

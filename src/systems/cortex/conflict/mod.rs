@@ -30,11 +30,10 @@ use crate::dice::{effect_step_label, Die, Pool};
 use crate::distribution::{DistRow, Evaluation, Hist, Metric};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
-use crate::options::{Choice, KeyDef, Kind, OptionError, Options};
+use crate::options::{KeyDef, Kind, OptionError, Options};
 
 use super::keys::{
-    EFFECT_STEP_DOWN, EXCHANGES, FOE, FOE_ACTS, FOE_STRESS_LIMIT, HERO, HEROIC_STEP,
-    HERO_STRESS_LIMIT, KEEP, MOB, REACTION_KEEP, TIES,
+    EFFECT_STEP_DOWN, EXCHANGES, FOE, FOE_ACTS, FOE_STRESS_LIMIT, HERO, HERO_STRESS_LIMIT, MOB,
 };
 use super::{PoolRoll, Rules};
 use crate::systems::{System, SystemCase};
@@ -526,10 +525,7 @@ impl SystemCase for ConflictCase {
                 json!(self.foe_stress_limit.to_string()),
             );
         }
-        inputs.insert(KEEP.name.into(), json!(self.rules.keep));
-        inputs.insert(REACTION_KEEP.name.into(), json!(self.rules.reaction_keep));
-        inputs.insert(TIES.name.into(), json!(self.rules.ties.name()));
-        inputs.insert(HEROIC_STEP.name.into(), json!(self.rules.heroic_step));
+        self.rules.insert_opposed_inputs(&mut inputs);
         inputs.insert(
             EFFECT_STEP_DOWN.name.into(),
             json!(self.rules.effect_step_down),

@@ -277,7 +277,7 @@ pub fn run<C: Mechanic>(
         std::mem::swap(&mut live, &mut next.states);
         next.clear(&live);
         pruning.apply(&mut live, &mut dropped);
-        live.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        live.sort_unstable_by_key(|a| a.0);
     }
     for (state, mass) in live {
         let outcome = mechanic.final_outcome(&state);

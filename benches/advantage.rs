@@ -9,7 +9,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use oddsmith::engine::exact::Budget;
-use oddsmith::engine::monte_carlo::McSettings;
+use oddsmith::engine::monte_carlo::{McSettings, Workers};
 use oddsmith::systems::advantage::{AdvantageCase, Policy};
 use oddsmith::systems::SystemCase;
 
@@ -32,10 +32,10 @@ fn monte_carlo(c: &mut Criterion) {
     group.throughput(Throughput::Elements(trials));
     for (die, rolls) in [(6, 4), (8, 10), (8, 50)] {
         let case = case(die, rolls);
-        let mut settings = McSettings::new(trials, 1);
-        settings.threads = 1;
+        let settings = McSettings::new(trials, 1);
+        let one = Workers::start(Some(1)).unwrap();
         group.bench_function(format!("d{die}_{rolls}_rolls_1_thread"), |b| {
-            b.iter(|| black_box(case.monte_carlo(&settings).unwrap()))
+            b.iter(|| black_box(one.install(|| case.monte_carlo(&settings)).unwrap()))
         });
     }
     group.finish();

@@ -15,7 +15,7 @@ fn sweep() -> Report {
     let settings = Settings {
         trials: 1,
         seed: 1,
-        threads: 1,
+        workers: Default::default(),
         method: MethodArg::Exact,
         format: FormatArg::Table,
         quiet: true,

@@ -15,7 +15,7 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use oddsmith::dice::Pool;
 use oddsmith::engine::exact::Budget;
-use oddsmith::engine::monte_carlo::McSettings;
+use oddsmith::engine::monte_carlo::{McSettings, Workers};
 use oddsmith::engine::rng::{block_rng, DieRoller};
 use oddsmith::systems::cortex::{CortexCase, Opposition, Rules};
 use oddsmith::systems::SystemCase;
@@ -36,11 +36,11 @@ fn monte_carlo(c: &mut Criterion) {
     group.sample_size(10);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     for (label, t) in [("1_thread", 1), ("all_threads", threads)] {
+        let workers = Workers::start(Some(t)).unwrap();
         group.bench_function(label, |b| {
             b.iter(|| {
-                let mut settings = McSettings::new(trials, 7);
-                settings.threads = t;
-                opposed.monte_carlo(&settings).unwrap()
+                let settings = McSettings::new(trials, 7);
+                workers.install(|| opposed.monte_carlo(&settings)).unwrap()
             })
         });
     }

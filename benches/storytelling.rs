@@ -4,7 +4,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use oddsmith::engine::exact::Budget;
-use oddsmith::engine::monte_carlo::McSettings;
+use oddsmith::engine::monte_carlo::{McSettings, Workers};
 use oddsmith::systems::storytelling::{Rules, StorytellingCase};
 use oddsmith::systems::SystemCase;
 
@@ -31,11 +31,11 @@ fn monte_carlo(c: &mut Criterion) {
     group.sample_size(10);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     for (label, t) in [("1_thread", 1), ("all_threads", threads)] {
+        let workers = Workers::start(Some(t)).unwrap();
         group.bench_function(label, |b| {
             b.iter(|| {
-                let mut settings = McSettings::new(trials, 7);
-                settings.threads = t;
-                ten.monte_carlo(&settings).unwrap()
+                let settings = McSettings::new(trials, 7);
+                workers.install(|| ten.monte_carlo(&settings)).unwrap()
             })
         });
     }

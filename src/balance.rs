@@ -10,15 +10,15 @@
 //! both become [`Options`] and are validated by [`BalanceSpec::from_options`].
 //! The results are part of a run's report; `report::balance` writes them.
 
-pub mod general;
+pub(crate) mod general;
 
 use serde_json::{Map, Value};
 
 use crate::dice::Pool;
 use crate::engine::exact::{Budget, ExactError};
-use crate::options::{Entries, KeyStyle, OptionError, Options, RawItem, RawValue};
-use crate::systems::cortex::rules::ROLL_RULE_KEYS;
-use crate::systems::cortex::{CortexCase, Opposition, Rules};
+use crate::options::{Entries, KeyDef, KeyStyle, OptionError, Options, RawItem, RawValue};
+use crate::systems::cortex::keys::{POOL, ROLL_RULES, VS};
+use crate::systems::cortex::{self, CortexCase, Opposition, Rules};
 use crate::systems::{systems_with_key, Case, System};
 
 /// The keys a balance accepts.
@@ -34,7 +34,7 @@ pub const KEYS: &[&str] = &[
 ];
 
 /// The cortex roll rules a balance also reads from a scenario's `[cortex]`.
-pub const RULE_KEYS: &[&str] = ROLL_RULE_KEYS;
+pub const RULE_KEYS: &[&KeyDef] = ROLL_RULES;
 
 /// The target when none is given: the documented example, a bit better than even.
 pub const DEFAULT_TARGET: f64 = 0.6;
@@ -73,8 +73,8 @@ pub enum Aim {
 impl Aim {
     pub fn metric(self) -> &'static str {
         match self {
-            Aim::Success => "p_success",
-            Aim::Heroic => "p_heroic",
+            Aim::Success => cortex::metrics::P_SUCCESS.name,
+            Aim::Heroic => cortex::metrics::P_HEROIC.name,
         }
     }
 }
@@ -182,13 +182,7 @@ impl BalanceQuestion {
         let mut values = Vec::with_capacity(self.rungs.len());
         for rung in &self.rungs {
             let evaluation = rung.case.spec.exact(&mut Budget::unlimited())?;
-            values.push(
-                evaluation
-                    .metrics
-                    .into_iter()
-                    .find(|m| m.name == self.metric)
-                    .and_then(|m| m.value),
-            );
+            values.push(evaluation.value(&self.metric));
         }
         Ok(self.answer(values))
     }
@@ -351,13 +345,13 @@ impl BalanceSpec {
                     })
                     .collect();
                 let mut inputs = Map::new();
-                inputs.insert("pool".into(), Value::String(pool.to_string()));
+                inputs.insert(POOL.name.into(), Value::String(pool.to_string()));
                 BalanceQuestion {
                     form: Form::Pools,
                     table,
                     system: System::Cortex,
                     inputs,
-                    key: "vs".into(),
+                    key: VS.name.into(),
                     metric: self.aim.metric().into(),
                     target: self.target,
                     rungs,
@@ -370,6 +364,15 @@ impl BalanceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_balance_reads_the_roll_rules_it_lists() {
+        let rules: Vec<&str> = RULE_KEYS.iter().map(|k| k.name).collect();
+        for rule in &rules {
+            assert!(KEYS.contains(rule), "`{rule}`");
+        }
+        assert_eq!(KEYS.len(), 4 + rules.len());
+    }
 
     fn spec(entries: Vec<(&str, RawValue)>) -> Result<BalanceSpec, OptionError> {
         let entries = entries

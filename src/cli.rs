@@ -1,4 +1,7 @@
 //! The command line (docs/reports.md), as clap derive structs: raw arguments only.
+//! The systems' keys are not fields here: their flags, positional arguments
+//! and help lines are made from the keys' descriptors (`key_flags`) and added
+//! to the quick commands and `balance` as the command line is parsed.
 //! Turning them into cases and settings, and every check on their values,
 //! happens in [`crate::commands`] and the systems, so a flag is validated exactly
 //! like the scenario key of the same name.
@@ -6,6 +9,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::key_flags::{self, KeyValues};
+use crate::systems::System;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -118,23 +124,6 @@ pub struct CommonArgs {
     pub fractions: bool,
 }
 
-/// The Cortex roll rules shared by `cortex`, `scene`, `conflict` and `balance`.
-#[derive(Debug, Clone, Args, Default)]
-pub struct RollRuleArgs {
-    /// Who wins equal totals: reaction (default, the rules text's rule) or action.
-    #[arg(long, value_delimiter = ',')]
-    pub ties: Vec<String>,
-    /// Margin per heroic effect step up [default: 5].
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub heroic_step: Vec<i64>,
-    /// Dice summed into the action (hero's) total (1..5) [default: 2].
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub keep: Vec<i64>,
-    /// Dice summed into the reaction (doom pool's) total (1..5) [default: 2].
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub reaction_keep: Vec<i64>,
-}
-
 #[derive(Debug, Clone, Args)]
 pub struct RunArgs {
     /// The scenario file (TOML).
@@ -180,104 +169,23 @@ pub struct ReportArgs {
     pub quiet: bool,
 }
 
+/// A quick command's arguments: its system's keys, as flags (and one as the
+/// positional argument) made from the descriptors by [`Cli::parse_from_args`]
+/// (`key_flags`), and the flags every evaluating command takes.
 #[derive(Debug, Clone, Args)]
-pub struct CortexArgs {
-    /// The action pool, e.g. "d10 2d8 d6".
-    pub pool: String,
-    /// A reacting pool to roll against, e.g. the doom pool "2d6".
-    #[arg(long, value_delimiter = ',')]
-    pub vs: Vec<String>,
-    /// A fixed total to beat (0 or more); not with --vs.
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub difficulty: Vec<i64>,
-    #[command(flatten)]
-    pub rules: RollRuleArgs,
-    /// Step the effect die down when the reaction's effect die is larger.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = "true"
-    )]
-    pub effect_step_down: Vec<bool>,
-    /// How the total dice are chosen: max-total (default), or max-effect with --difficulty.
-    #[arg(long, value_delimiter = ',')]
-    pub policy: Vec<String>,
-    /// Plot points (0..10) spent after the roll, as few as needed, to beat --difficulty.
-    #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
-    pub plot_points: Vec<i64>,
+pub struct QuickArgs {
     #[command(flatten)]
     pub common: CommonArgs,
+    /// The keys given, in the order of the system's descriptors.
+    #[arg(skip)]
+    pub keys: KeyValues,
 }
 
-#[derive(Debug, Clone, Args)]
-pub struct SceneArgs {
-    /// The player's action pool, e.g. "d10 2d8 d6".
-    pub pool: String,
-    /// The doom pool the scene starts with [default: 2d6].
-    #[arg(long, value_delimiter = ',')]
-    pub doom: Vec<String>,
-    /// Player actions in the scene (1..1000) [default: 4].
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub actions: Vec<i64>,
-    /// The GM ends the scene by spending 2d12 as soon as the doom pool holds two.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = "true"
-    )]
-    pub end_at_2d12: Vec<bool>,
-    #[command(flatten)]
-    pub rules: RollRuleArgs,
-    #[command(flatten)]
-    pub common: CommonArgs,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct ConflictArgs {
-    /// The hero's pool, e.g. "d10 2d8 d6".
-    pub hero: String,
-    /// The foe's own dice, e.g. "d10 d8" (may be left out with --mob).
-    #[arg(long, value_delimiter = ',')]
-    pub foe: Vec<String>,
-    /// The foe is a mob with these team dice, all of one size, e.g. "3d8".
-    #[arg(long, value_delimiter = ',')]
-    pub mob: Vec<String>,
-    /// Exchanges at most (1..100) [default: 5].
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub exchanges: Vec<i64>,
-    /// The foe acts after the hero in each exchange; =false for a foe who only resists [default: true].
-    #[arg(
-        long,
-        value_delimiter = ',',
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = "true"
-    )]
-    pub foe_acts: Vec<bool>,
-    /// The hero is out past this stress: d6, d8, d10 or d12 [default: d12].
-    #[arg(long, value_delimiter = ',')]
-    pub hero_stress_limit: Vec<String>,
-    /// The foe is out past this stress: d6 novice, d8 expert, d10 master, d12 [default: d12]; not with --mob.
-    #[arg(long, value_delimiter = ',')]
-    pub foe_stress_limit: Vec<String>,
-    #[command(flatten)]
-    pub rules: RollRuleArgs,
-    /// Step the effect die down when the reaction's effect die is larger.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = "true"
-    )]
-    pub effect_step_down: Vec<bool>,
-    #[command(flatten)]
-    pub common: CommonArgs,
-}
+pub type CortexArgs = QuickArgs;
+pub type SceneArgs = QuickArgs;
+pub type ConflictArgs = QuickArgs;
+pub type AdvantageArgs = QuickArgs;
+pub type StorytellingArgs = QuickArgs;
 
 #[derive(Debug, Clone, Args)]
 #[command(
@@ -307,8 +215,10 @@ pub struct BalanceArgs {
     /// With --system: any key of the system as NAME=VALUE (e.g. --set target=7 for Storytelling's success number).
     #[arg(long, allow_hyphen_values = true)]
     pub set: Vec<String>,
-    #[command(flatten)]
-    pub rules: RollRuleArgs,
+    /// The Cortex roll rules given as flags (`--ties`, `--keep`, ...),
+    /// made from their descriptors by [`Cli::parse_from_args`].
+    #[arg(skip)]
+    pub rules: KeyValues,
     #[command(flatten)]
     pub common: CommonArgs,
     /// The systems' keys given as flags (`--dice 5`, `--rote`), in the
@@ -318,42 +228,15 @@ pub struct BalanceArgs {
     pub keys: Vec<(String, String)>,
 }
 
-/// The id of a flag [`Cli::parse_args`] adds for a system's key.
-fn key_flag_id(key: &str) -> String {
-    format!("system-key:{key}")
-}
-
-/// Adds to `oddsmith balance` a flag for every key of every system that it
-/// does not already have (docs/cortex.md: "the system's keys are flags as in its
-/// quick command"), each taking one value (none: `true`).
-fn with_system_key_flags(mut command: clap::Command) -> clap::Command {
-    let mut seen: Vec<&str> = Vec::new();
-    for system in crate::systems::System::ALL {
-        for &key in system.keys() {
-            let flag = key.replace('_', "-");
-            let taken = command
-                .get_arguments()
-                .any(|arg| arg.get_long() == Some(flag.as_str()));
-            if taken || seen.contains(&key) {
-                continue;
-            }
-            seen.push(key);
-            // clap keeps flag names for the whole run; these few are made once.
-            let long: &'static str = Box::leak(flag.into_boxed_str());
-            let id: &'static str = Box::leak(key_flag_id(key).into_boxed_str());
-            command = command.arg(
-                clap::Arg::new(id)
-                    .long(long)
-                    .num_args(0..=1)
-                    .default_missing_value("true")
-                    .allow_negative_numbers(true)
-                    .action(clap::ArgAction::Set)
-                    .help_heading("Keys of the system (with --system)")
-                    .hide_short_help(true),
-            );
-        }
+/// The quick command of each system.
+pub fn quick_command(system: System) -> &'static str {
+    match system {
+        System::Cortex => "cortex",
+        System::CortexScene => "scene",
+        System::CortexConflict => "conflict",
+        System::Storytelling => "storytelling",
+        System::Advantage => "advantage",
     }
-    command
 }
 
 impl Cli {
@@ -371,123 +254,38 @@ impl Cli {
         T: Into<std::ffi::OsString> + Clone,
     {
         use clap::{CommandFactory, FromArgMatches};
-        let mut command = Cli::command().mut_subcommand("balance", with_system_key_flags);
+        let mut command = Cli::command().mut_subcommand("balance", |balance| {
+            key_flags::with_balance_key_flags(key_flags::with_roll_rule_args(balance))
+        });
+        for system in System::ALL {
+            command = command.mut_subcommand(quick_command(system), |quick| {
+                key_flags::with_quick_args(quick, system)
+            });
+        }
         let matches = command.try_get_matches_from_mut(args)?;
         let mut cli = Cli::from_arg_matches(&matches)?;
-        if let (Command::Balance(args), Some(("balance", sub))) =
-            (&mut cli.command, matches.subcommand())
-        {
-            let mut given: Vec<(usize, String, String)> = Vec::new();
-            for id in sub.ids() {
-                let Some(key) = id.as_str().strip_prefix("system-key:") else {
-                    continue;
-                };
-                if let (Some(value), Some(index)) = (
-                    sub.get_one::<String>(id.as_str()),
-                    sub.index_of(id.as_str()),
-                ) {
-                    given.push((index, key.to_string(), value.clone()));
+        let Some((name, sub)) = matches.subcommand() else {
+            return Ok(cli);
+        };
+        match &mut cli.command {
+            Command::Balance(args) => {
+                args.rules = key_flags::roll_rule_values(sub);
+                args.keys = key_flags::balance_values(sub);
+            }
+            Command::Cortex(args)
+            | Command::Scene(args)
+            | Command::Conflict(args)
+            | Command::Advantage(args)
+            | Command::Storytelling(args) => {
+                if let Some(system) = System::ALL
+                    .into_iter()
+                    .find(|&system| quick_command(system) == name)
+                {
+                    args.keys = key_flags::quick_values(sub, system);
                 }
             }
-            given.sort();
-            args.keys = given.into_iter().map(|(_, k, v)| (k, v)).collect();
+            Command::Run(_) | Command::Report(_) => {}
         }
         Ok(cli)
     }
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct AdvantageArgs {
-    /// The advantage die: d4, d6, d8, d10 or d12 [default: d6].
-    #[arg(long, value_delimiter = ',')]
-    pub die: Vec<String>,
-    /// Added to 2d6, e.g. --stat 2 or --stat=-1 [default: 0].
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub stat: Vec<i64>,
-    /// Rolls per encounter; the counter starts at 1 each encounter [default: 4].
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub rolls: Vec<i64>,
-    /// When the counter replaces the lower die: greedy (default), threshold, last, threshold-or-last or never.
-    #[arg(long, value_delimiter = ',')]
-    pub policy: Vec<String>,
-    /// With --policy threshold or threshold-or-last: the least counter value worth spending (1..die size).
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub threshold: Vec<i64>,
-    /// Counter gains per tier of a roll, e.g. miss=1,weak=0,strong=0 [default: 0 each].
-    #[arg(long, allow_hyphen_values = true)]
-    pub gain_on: Vec<String>,
-    /// Chance the counter gains 1 after each roll (0..1) [default: 0.5].
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub gain_chance: Vec<f64>,
-    /// Chance the GM lowers the counter by 1 after each roll (0..1) [default: 0].
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub gm_reduce_chance: Vec<f64>,
-    /// Highest total that is a miss [default: 6].
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub miss_max: Vec<i64>,
-    /// Lowest total that is a strong hit [default: 10].
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub strong_min: Vec<i64>,
-    /// What a used counter becomes: reset (to 1, default) or swap (the replaced die's value).
-    #[arg(long, value_delimiter = ',')]
-    pub on_use: Vec<String>,
-    /// Advantage dice the player holds: 1 or 2 [default: 1].
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub counters: Vec<i64>,
-    /// Players rolling in turn, one counter each: 1 to 4; --rolls is the whole party's [default: 1].
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub party: Vec<i64>,
-    /// In a party: players may spend their counter on another player's roll.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = "true"
-    )]
-    pub share: Vec<bool>,
-    #[command(flatten)]
-    pub common: CommonArgs,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct StorytellingArgs {
-    /// d10s in the pool before the modifier: a whole number, 0 or more.
-    #[arg(allow_negative_numbers = true)]
-    pub dice: String,
-    /// Dice added to or taken from the pool (the rules text's ladder runs -5..+5); write negatives as --modifier=-2.
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub modifier: Vec<i64>,
-    /// A die at or above it is a success (2..10) [default: 8].
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub target: Vec<i64>,
-    /// A die at or above it is rolled again: 10, 9, 8, or 0 for none [default: 10].
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub again: Vec<i64>,
-    /// Rote action: reroll each die that fails on its first roll, once.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = "true"
-    )]
-    pub rote: Vec<bool>,
-    /// Successes needed for p_success (1 or more) [default: 1].
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub need: Vec<i64>,
-    /// Successes for p_exceptional (0 or more) [default: 5].
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    pub exceptional: Vec<i64>,
-    /// A chance die's 10 is rolled again (the rules text's rule); =false for the later edition [default: true].
-    #[arg(
-        long,
-        value_delimiter = ',',
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = "true"
-    )]
-    pub chance_die_explodes: Vec<bool>,
-    #[command(flatten)]
-    pub common: CommonArgs,
 }

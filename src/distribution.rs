@@ -261,16 +261,26 @@ pub fn at_least(rows: &[DistRow]) -> Vec<Option<f64>> {
         }
         let mut below = 0.0;
         for (k, &(_, _, i)) in group.iter().enumerate() {
-            let tail = if from_top[k] < numeric_mass / 2.0 {
-                from_top[k]
-            } else {
-                numeric_mass - below
-            };
+            let tail = nearer_tail(from_top[k], below, numeric_mass);
             result[i] = Some(tail.clamp(0.0, numeric_mass.max(0.0)));
             below += rows[i].probability;
         }
     }
     result
+}
+
+/// P(X >= k) summed from the nearer end, the rule [`at_least`] follows and
+/// every tail (a system's "at least k successes" metrics among them) uses:
+/// `upper` (P(X >= k)) while it is under half of `mass`, so a small tail
+/// keeps its digits, else `mass` less `lower` (P(X < k)), so a near-certain
+/// one does not collect the rounding of many rows. `mass` is what the
+/// outcomes hold: 1, less any truncated tail.
+pub fn nearer_tail(upper: f64, lower: f64, mass: f64) -> f64 {
+    if upper < mass / 2.0 {
+        upper
+    } else {
+        mass - lower
+    }
 }
 
 /// The total of a variable's probabilities: 1 when they are a whole
@@ -293,6 +303,24 @@ pub struct Evaluation {
     pub metrics: Vec<Metric>,
     pub rows: Vec<DistRow>,
     pub dropped_mass: Option<f64>,
+}
+
+impl Evaluation {
+    /// The metric called `name`, if the system computes it.
+    pub fn metric(&self, name: &str) -> Option<&Metric> {
+        metric(&self.metrics, name)
+    }
+
+    /// The value of metric `name`; `None` when it is absent or undefined.
+    pub fn value(&self, name: &str) -> Option<f64> {
+        self.metric(name)?.value
+    }
+}
+
+/// The metric called `name` among `metrics`: the one search by name every
+/// layer uses, so none writes its own.
+pub fn metric<'a>(metrics: &'a [Metric], name: &str) -> Option<&'a Metric> {
+    metrics.iter().find(|m| m.name == name)
 }
 
 #[cfg(test)]
@@ -372,6 +400,32 @@ mod tests {
             DistRow::new("exchange", "never", 0.25),
         ];
         assert_eq!(at_least(&rows), [Some(0.75), Some(0.25), None]);
+    }
+
+    #[test]
+    fn metrics_are_found_by_name() {
+        let mut h = Hist::default();
+        h.add(1, 1.0);
+        let evaluation = Evaluation {
+            metrics: vec![
+                Metric::probability("p_success", 0.25),
+                Metric::mean_of("mean_total", &h, 1.0),
+                Metric::mean_of("mean_effect_step", &Hist::default(), 0.0),
+            ],
+            ..Evaluation::default()
+        };
+        assert_eq!(evaluation.value("p_success"), Some(0.25));
+        assert_eq!(evaluation.value("mean_total"), Some(1.0));
+        assert_eq!(evaluation.metric("mean_effect_step").unwrap().value, None);
+        assert_eq!(evaluation.value("mean_effect_step"), None);
+        assert!(evaluation.metric("p_heroic").is_none());
+    }
+
+    #[test]
+    fn the_nearer_tail_keeps_small_tails_and_the_whole_mass() {
+        assert_eq!(nearer_tail(1e-18, 1.0, 1.0), 1e-18);
+        assert_eq!(nearer_tail(0.75, 0.25, 1.0), 0.75);
+        assert_eq!(nearer_tail(0.9, 0.0, 0.9), 0.9);
     }
 
     #[test]

@@ -17,6 +17,7 @@ use crate::dice::Pool;
 use crate::options::{
     combination, combination_count, Entries, OptionError, Options, RawItem, RawValue,
 };
+use crate::systems::cortex::keys::{DOOM, VS};
 use crate::systems::{Case, System, SystemCase};
 
 /// The keys of a general balance besides the fixed case (`case` in TOML).
@@ -103,7 +104,7 @@ impl GeneralSpec {
                 ))
             }
         };
-        if metric.starts_with("p_") && !(0.0..=1.0).contains(&target) {
+        if system.declared().is_probability(&metric) && !(0.0..=1.0).contains(&target) {
             return Err(options.error_at(
                 &target_item,
                 format!(
@@ -216,9 +217,11 @@ impl GeneralSpec {
     /// ladder of opposing pools (`vs`) or starting doom pools (`doom`).
     fn label(&self, value: &RawValue) -> Option<&'static str> {
         match value {
-            RawValue::Str(text) if matches!(self.key, "vs" | "doom") => Pool::parse_cortex(text)
-                .ok()
-                .and_then(|pool| label_of(&pool)),
+            RawValue::Str(text) if [VS.name, DOOM.name].contains(&self.key) => {
+                Pool::parse_cortex(text)
+                    .ok()
+                    .and_then(|pool| label_of(&pool))
+            }
             _ => None,
         }
     }

@@ -8,12 +8,12 @@
 use std::sync::atomic::AtomicBool;
 
 use super::evaluate::{evaluate_balance, Settings};
-use super::output::{print_report, roll_rule_flags, single_entries};
+use super::output::{flags as flags_of, print_report, single_entries};
 use crate::balance::general::GeneralSpec;
 use crate::balance::{BalanceQuestion, BalanceSpec};
 use crate::cli::BalanceArgs;
 use crate::errors::input_error;
-use crate::options::{key_value_pairs, Entries, KeyStyle, RawItem, RawValue};
+use crate::options::{Entries, KeyStyle, RawItem, RawValue};
 use crate::report::{Report, ReportKind, TableLayout};
 use crate::systems::System;
 
@@ -26,34 +26,23 @@ fn string_list<'a>(items: impl Iterator<Item = &'a str>) -> RawValue {
     )
 }
 
-/// A flag's text as the value a scenario would hold: a whole number, a
-/// number, true or false, `name=value` pairs (a table key such as
-/// `gain_on`), else a string.
-fn flag_value(text: &str) -> Result<RawValue, String> {
-    let text = text.trim();
-    Ok(if let Ok(i) = text.parse::<i64>() {
-        RawValue::Int(i)
-    } else if let Ok(x) = text.parse::<f64>() {
-        RawValue::Float(x)
-    } else if text == "true" || text == "false" {
-        RawValue::Bool(text == "true")
-    } else if text.contains('=') {
-        key_value_pairs(
-            text,
-            "a table value takes name=value pairs separated by commas",
-        )?
-    } else {
-        RawValue::Str(text.to_string())
-    })
+/// A flag's text as the value a scenario would hold for `key` of `system`:
+/// read by the key's kind when the system declares it, else as
+/// [`RawValue::guess`] reads it (the system then names the unknown key).
+fn flag_value(system: System, key: &str, text: &str) -> Result<RawValue, String> {
+    match system.key_def(key) {
+        Some(def) => def.read_flag(text),
+        None => RawValue::guess(text),
+    }
 }
 
 /// The system's keys given as flags (`--dice 5`, `--rote`, `--stat=-1`,
 /// `--gain-on miss=1`) as the entries a scenario would hold.
-fn key_flags(keys: &[(String, String)]) -> Result<Entries, String> {
+fn key_flags(system: System, keys: &[(String, String)]) -> Result<Entries, String> {
     keys.iter()
         .map(|(key, text)| {
-            let value =
-                flag_value(text).map_err(|e| format!("`--{}`: {e}", key.replace('_', "-")))?;
+            let value = flag_value(system, key, text)
+                .map_err(|e| format!("`--{}`: {e}", key.replace('_', "-")))?;
             Ok((key.clone(), RawItem::new(value)))
         })
         .collect()
@@ -101,7 +90,7 @@ fn pool_questions(args: &BalanceArgs) -> anyhow::Result<Vec<BalanceQuestion>> {
         ),
         ("ladder", ladder.into_iter().collect()),
     ];
-    flags.extend(roll_rule_flags(&args.rules));
+    flags.extend(flags_of(&args.rules));
     let options = BalanceSpec::options(KeyStyle::Flag, single_entries(flags, "balance")?)
         .with_positional("pools");
     let spec = BalanceSpec::from_options(options).map_err(|e| input_error(e.message))?;
@@ -119,7 +108,7 @@ fn general_questions(args: &BalanceArgs, system: &str) -> anyhow::Result<Vec<Bal
         Some(text) => Some(RawValue::Array(
             text.split(',')
                 .filter(|piece| !piece.trim().is_empty())
-                .map(|piece| flag_value(piece).map(RawItem::new))
+                .map(|piece| RawValue::guess(piece).map(RawItem::new))
                 .collect::<Result<_, _>>()
                 .map_err(|e| input_error(format!("`--ladder`: {e}")))?,
         )),
@@ -148,21 +137,20 @@ fn general_questions(args: &BalanceArgs, system: &str) -> anyhow::Result<Vec<Bal
             "unexpected \"{pool}\": with --system every key of the case is a flag, e.g. --pool \"d10 2d8 d6\", --dice 5 or --hero \"d10 2d8 d6\""
         )));
     }
-    let mut fixed = key_flags(&args.keys).map_err(input_error)?;
-    fixed.extend(single_entries(
-        roll_rule_flags(&args.rules).to_vec(),
-        "balance",
-    )?);
+    let system = spec.system;
+    let mut fixed = key_flags(system, &args.keys).map_err(input_error)?;
+    fixed.extend(single_entries(flags_of(&args.rules), "balance")?);
     for set in &args.set {
         let Some((name, value)) = set.split_once('=') else {
             return Err(input_error(format!(
                 "`--set` takes NAME=VALUE (e.g. --set target=7), not \"{set}\""
             )));
         };
-        let value = flag_value(value).map_err(|e| input_error(format!("`--set {name}`: {e}")))?;
-        fixed.push((name.trim().replace('-', "_"), RawItem::new(value)));
+        let name = name.trim().replace('-', "_");
+        let value = flag_value(system, &name, value)
+            .map_err(|e| input_error(format!("`--set {name}`: {e}")))?;
+        fixed.push((name, RawItem::new(value)));
     }
-    let system = spec.system;
     let resolve = |entries: Entries| system.resolve(system.options(KeyStyle::Flag, entries));
     spec.questions(&options, &fixed, 1, &resolve)
         .map_err(|e| input_error(e.message))

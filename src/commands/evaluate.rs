@@ -9,11 +9,11 @@ use std::sync::Arc;
 use crate::balance::{BalanceQuestion, BalanceResult};
 use crate::cli::{CommonArgs, FormatArg, MethodArg};
 use crate::engine::exact::{Budget, ExactError};
-use crate::engine::monte_carlo::McSettings;
+use crate::engine::monte_carlo::{McSettings, Workers};
 use crate::errors::input_error;
 use crate::report::chart::MAX_CHARTED_CASES;
 use crate::report::spill::{drop_rows, DistributionSpill};
-use crate::report::{CaseResult, MethodUsed, Report, ReportKind, TableLayout};
+use crate::report::{CaseResult, MethodUsed, MetricResult, Report, ReportKind, TableLayout};
 use crate::scenario::Scenario;
 use crate::stats;
 use crate::systems::Case;
@@ -32,11 +32,12 @@ pub fn max_threads() -> usize {
 }
 
 /// Resolved run settings.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Settings {
     pub trials: u64,
     pub seed: u64,
-    pub threads: usize,
+    /// The run's Monte Carlo workers: started once, shared by every case.
+    pub workers: Workers,
     pub method: MethodArg,
     pub format: FormatArg,
     pub quiet: bool,
@@ -45,7 +46,8 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Flags over the scenario's values over the defaults.
+    /// Flags over the scenario's values over the defaults; starts the
+    /// run's workers.
     pub fn resolve(
         common: &CommonArgs,
         trials: Option<u64>,
@@ -68,19 +70,34 @@ impl Settings {
                         max_threads()
                     ));
                 }
-                max_threads()
+                Some(max_threads())
             }
-            asked => asked.unwrap_or(0),
+            asked => asked,
         };
         Ok(Settings {
             trials,
             seed: common.seed.or(seed).unwrap_or(DEFAULT_SEED),
-            threads,
+            workers: Workers::start(threads)?,
             method: common.method,
             format: common.format,
             quiet: common.quiet,
             fractions: common.fractions,
         })
+    }
+
+    /// These settings for another scenario of the same run: flags over the
+    /// scenario's values over the defaults, on the same workers.
+    pub fn for_scenario(
+        &self,
+        common: &CommonArgs,
+        trials: Option<u64>,
+        seed: Option<u64>,
+    ) -> Settings {
+        Settings {
+            trials: common.trials.or(trials).unwrap_or(DEFAULT_TRIALS),
+            seed: common.seed.or(seed).unwrap_or(DEFAULT_SEED),
+            ..self.clone()
+        }
     }
 }
 
@@ -153,14 +170,9 @@ pub fn evaluate_balance(
     let mut values = Vec::with_capacity(question.rungs.len());
     for rung in &question.rungs {
         let results = evaluate_case(&rung.case, settings, cancel)?;
-        let value = results.first().and_then(|result| {
-            result
-                .evaluation
-                .metrics
-                .iter()
-                .find(|m| m.name == question.metric)
-                .and_then(|m| m.value)
-        });
+        let value = results
+            .first()
+            .and_then(|result| result.value(&question.metric));
         values.push(value);
     }
     Ok(question.answer(values))
@@ -182,6 +194,15 @@ pub fn evaluate_case(
         } else {
             None
         };
+        let metrics = evaluation
+            .metrics
+            .into_iter()
+            .map(|metric| MetricResult {
+                metric,
+                ci95: None,
+                z_vs_exact: None,
+            })
+            .collect();
         Ok(CaseResult {
             case: case.name.clone(),
             system: case.spec.system(),
@@ -189,9 +210,10 @@ pub fn evaluate_case(
             method: MethodUsed::Exact,
             trials: None,
             seed: None,
-            evaluation,
-            ci95: Vec::new(),
-            z_vs_exact: None,
+            metrics,
+            rows: evaluation.rows,
+            dropped_mass: evaluation.dropped_mass,
+            compared: false,
             fractions,
         })
     };
@@ -221,7 +243,6 @@ fn monte_carlo(
     let mc_settings = McSettings {
         trials: settings.trials,
         seed: settings.seed,
-        threads: settings.threads,
         cancel: Some(cancel),
         progress: Some(&counter),
     };
@@ -230,23 +251,27 @@ fn monte_carlo(
         settings.trials,
         crate::progress::wanted(settings.quiet),
         &counter,
-        || case.spec.monte_carlo(&mc_settings),
+        || {
+            settings
+                .workers
+                .install(|| case.spec.monte_carlo(&mc_settings))
+        },
     )?;
-    let ci95 = evaluation
+    let metrics = evaluation
         .metrics
-        .iter()
-        .map(|m| stats::interval95(m, settings.trials))
+        .into_iter()
+        .map(|metric| {
+            let ci95 = stats::interval95(&metric, settings.trials);
+            let z_vs_exact = exact
+                .and_then(|exact| exact.metric(&metric.name))
+                .and_then(|e| stats::z_vs_exact(&metric, &e.metric, settings.trials));
+            MetricResult {
+                metric,
+                ci95,
+                z_vs_exact,
+            }
+        })
         .collect();
-    let z_vs_exact = exact.map(|exact| {
-        evaluation
-            .metrics
-            .iter()
-            .map(|m| {
-                let e = exact.evaluation.metrics.iter().find(|e| e.name == m.name)?;
-                stats::z_vs_exact(m, e, settings.trials)
-            })
-            .collect()
-    });
     Ok(CaseResult {
         case: case.name.clone(),
         system: case.spec.system(),
@@ -254,9 +279,10 @@ fn monte_carlo(
         method: MethodUsed::MonteCarlo,
         trials: Some(settings.trials),
         seed: Some(settings.seed),
-        evaluation,
-        ci95,
-        z_vs_exact,
+        metrics,
+        rows: evaluation.rows,
+        dropped_mass: evaluation.dropped_mass,
+        compared: exact.is_some(),
         fractions: None,
     })
 }

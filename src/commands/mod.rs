@@ -10,12 +10,12 @@
 //! into a report), [`output`] (formats, shared flags, stdout) and
 //! [`reproduce`] (the command lines written into reports).
 
-pub mod balance;
+pub(crate) mod balance;
 pub mod evaluate;
-pub mod output;
-pub mod quick;
-pub mod report;
-pub mod reproduce;
+pub(crate) mod output;
+pub(crate) mod quick;
+pub(crate) mod report;
+pub(crate) mod reproduce;
 pub mod run;
 
 use std::sync::atomic::AtomicBool;

@@ -8,8 +8,9 @@ use std::io::Write;
 
 use anyhow::Context;
 
-use crate::cli::{FormatArg, RollRuleArgs};
+use crate::cli::FormatArg;
 use crate::errors::InputError;
+use crate::key_flags::KeyValues;
 use crate::options::{key_name, Entries, KeyStyle, RawItem, RawValue};
 use crate::report::{self, Format, Report};
 
@@ -17,9 +18,11 @@ use crate::report::{self, Format, Report};
 /// none when it was left out, several for a comparison.
 pub type Flag = (&'static str, Vec<RawValue>);
 
-/// A flag's values as scenario values: `--again 10,9` is `[10, 9]`.
-pub fn values<T: Clone>(given: &[T], raw: fn(T) -> RawValue) -> Vec<RawValue> {
-    given.iter().cloned().map(raw).collect()
+/// The keys given as flags, as [`Flag`]s.
+pub fn flags(keys: &KeyValues) -> Vec<Flag> {
+    keys.iter()
+        .map(|(key, values)| (key.name, values.clone()))
+        .collect()
 }
 
 /// The report format `--format` asks for.
@@ -114,14 +117,4 @@ pub fn single_entries(flags: Vec<Flag>, command: &str) -> Result<Entries, InputE
         )));
     }
     entries(flags, KeyStyle::Flag)
-}
-
-/// The shared Cortex roll-rule flags as scenario keys.
-pub fn roll_rule_flags(rules: &RollRuleArgs) -> [Flag; 4] {
-    [
-        ("ties", values(&rules.ties, RawValue::Str)),
-        ("heroic_step", values(&rules.heroic_step, RawValue::Int)),
-        ("keep", values(&rules.keep, RawValue::Int)),
-        ("reaction_keep", values(&rules.reaction_keep, RawValue::Int)),
-    ]
 }

@@ -10,13 +10,12 @@
 use std::sync::atomic::AtomicBool;
 
 use super::evaluate::{evaluate_case, Settings};
-use super::output::{entries, print_report, roll_rule_flags, values, Flag};
-use crate::cli::{AdvantageArgs, ConflictArgs, CortexArgs, SceneArgs, StorytellingArgs};
+use super::output::{entries, print_report, Flag};
+use crate::cli::{AdvantageArgs, ConflictArgs, CortexArgs, QuickArgs, SceneArgs, StorytellingArgs};
 use crate::errors::input_error;
-use crate::options::{key_value_pairs, KeyStyle, RawValue};
+use crate::options::{key_value_pairs, KeyDef, KeyStyle, Kind, RawValue};
 use crate::report::{Report, ReportKind, TableLayout};
 use crate::scenario::{default_case_name, sweep_cases};
-use crate::systems::storytelling::MAX_DICE;
 use crate::systems::{Case, System};
 
 /// A positional argument's comma list: Cortex pools hold spaces but never
@@ -29,144 +28,102 @@ fn comma_list(text: &str) -> Vec<String> {
 
 /// `oddsmith cortex POOL ...`
 pub fn cortex(args: &CortexArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
-    let settings = Settings::resolve(&args.common, None, None)?;
-    let mut flags = vec![
-        ("pool", values(&comma_list(&args.pool), RawValue::Str)),
-        ("vs", values(&args.vs, RawValue::Str)),
-        ("difficulty", values(&args.difficulty, RawValue::Int)),
-        (
-            "effect_step_down",
-            values(&args.effect_step_down, RawValue::Bool),
-        ),
-        ("policy", values(&args.policy, RawValue::Str)),
-        ("plot_points", values(&args.plot_points, RawValue::Int)),
-    ];
-    flags.extend(roll_rule_flags(&args.rules));
-    quick(
-        quick_cases(System::Cortex, "pool", flags)?,
-        settings,
-        cancel,
-    )
+    quick_command(System::Cortex, args, cancel)
 }
 
 /// `oddsmith scene POOL ...`
 pub fn scene(args: &SceneArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
-    let settings = Settings::resolve(&args.common, None, None)?;
-    let mut flags = vec![
-        ("pool", values(&comma_list(&args.pool), RawValue::Str)),
-        ("doom", values(&args.doom, RawValue::Str)),
-        ("actions", values(&args.actions, RawValue::Int)),
-        ("end_at_2d12", values(&args.end_at_2d12, RawValue::Bool)),
-    ];
-    flags.extend(roll_rule_flags(&args.rules));
-    quick(
-        quick_cases(System::CortexScene, "pool", flags)?,
-        settings,
-        cancel,
-    )
+    quick_command(System::CortexScene, args, cancel)
 }
 
 /// `oddsmith conflict HERO ...`
 pub fn conflict(args: &ConflictArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
-    let settings = Settings::resolve(&args.common, None, None)?;
-    let mut flags = vec![
-        ("hero", values(&comma_list(&args.hero), RawValue::Str)),
-        ("foe", values(&args.foe, RawValue::Str)),
-        ("mob", values(&args.mob, RawValue::Str)),
-        ("exchanges", values(&args.exchanges, RawValue::Int)),
-        ("foe_acts", values(&args.foe_acts, RawValue::Bool)),
-        (
-            "hero_stress_limit",
-            values(&args.hero_stress_limit, RawValue::Str),
-        ),
-        (
-            "foe_stress_limit",
-            values(&args.foe_stress_limit, RawValue::Str),
-        ),
-        (
-            "effect_step_down",
-            values(&args.effect_step_down, RawValue::Bool),
-        ),
-    ];
-    flags.extend(roll_rule_flags(&args.rules));
-    quick(
-        quick_cases(System::CortexConflict, "hero", flags)?,
-        settings,
-        cancel,
-    )
+    quick_command(System::CortexConflict, args, cancel)
 }
 
-/// `oddsmith advantage ...`. `--gain-on` is a table flag, so its cases are
-/// given by repeating it (`--gain-on miss=1 --gain-on miss=0`).
+/// `oddsmith advantage ...`
 pub fn advantage(args: &AdvantageArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
-    let settings = Settings::resolve(&args.common, None, None)?;
-    let gain_on = args
-        .gain_on
-        .iter()
-        .map(|text| {
-            key_value_pairs(
-                text,
-                "`--gain-on` takes tier=gain pairs separated by commas, such as miss=1,weak=0,strong=0 (repeat the flag to compare tables)",
-            )
-            .map_err(input_error)
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let flags = vec![
-        ("die", values(&args.die, RawValue::Str)),
-        ("stat", values(&args.stat, RawValue::Int)),
-        ("rolls", values(&args.rolls, RawValue::Int)),
-        ("policy", values(&args.policy, RawValue::Str)),
-        ("threshold", values(&args.threshold, RawValue::Int)),
-        ("gain_on", gain_on),
-        ("gain_chance", values(&args.gain_chance, RawValue::Float)),
-        (
-            "gm_reduce_chance",
-            values(&args.gm_reduce_chance, RawValue::Float),
-        ),
-        ("miss_max", values(&args.miss_max, RawValue::Int)),
-        ("strong_min", values(&args.strong_min, RawValue::Int)),
-        ("on_use", values(&args.on_use, RawValue::Str)),
-        ("counters", values(&args.counters, RawValue::Int)),
-        ("party", values(&args.party, RawValue::Int)),
-        ("share", values(&args.share, RawValue::Bool)),
-    ];
-    quick(quick_cases(System::Advantage, "", flags)?, settings, cancel)
+    quick_command(System::Advantage, args, cancel)
 }
 
-/// `oddsmith storytelling DICE ...`. `DICE` is read here so a bad count is
-/// named as the positional argument it is.
+/// `oddsmith storytelling DICE ...`
 pub fn storytelling(args: &StorytellingArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
+    quick_command(System::Storytelling, args, cancel)
+}
+
+/// A quick command: every key given as a flag (or the positional
+/// argument) is the scenario key of the same name.
+fn quick_command(system: System, args: &QuickArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     let settings = Settings::resolve(&args.common, None, None)?;
-    let allowed =
-        format!("DICE must be a whole number from 0 to {MAX_DICE} (the d10s before the modifier)");
-    let dice = comma_list(&args.dice)
+    let mut flags = Vec::new();
+    for (key, given) in &args.keys {
+        let values = if key.positional {
+            given
+                .iter()
+                .map(|value| positional_values(key, &value.to_string()))
+                .collect::<anyhow::Result<Vec<_>>>()?
+                .concat()
+        } else if let Kind::Table { pair, .. } = key.kind {
+            // A table's entries are separated by commas, so its cases are
+            // given by repeating the flag (`--gain-on miss=1 --gain-on miss=0`).
+            given
+                .iter()
+                .map(|text| {
+                    key_value_pairs(
+                        &text.to_string(),
+                        &format!(
+                            "`{}` takes {pair} pairs separated by commas, such as {} (repeat the flag to compare tables)",
+                            key.flag(),
+                            table_example(key)
+                        ),
+                    )
+                    .map_err(input_error)
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?
+        } else {
+            given.clone()
+        };
+        flags.push((key.name, values));
+    }
+    let positional = system.positional_key().map_or("", |key| key.name);
+    quick(quick_cases(system, positional, flags)?, settings, cancel)
+}
+
+/// A table key's example, `miss=1,weak=0,strong=0`: its first sub-key 1,
+/// the others 0.
+fn table_example(key: &KeyDef) -> String {
+    let Kind::Table { keys, .. } = key.kind else {
+        return String::new();
+    };
+    keys.iter()
+        .enumerate()
+        .map(|(i, k)| format!("{k}={}", u8::from(i == 0)))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The positional argument's values (a comma list compares cases). A
+/// whole-number key (Storytelling's `DICE`) is read here, so a bad count is
+/// named as the positional argument it is.
+fn positional_values(key: &KeyDef, text: &str) -> anyhow::Result<Vec<RawValue>> {
+    let Kind::Int { min, max } = key.kind else {
+        return Ok(comma_list(text).into_iter().map(RawValue::Str).collect());
+    };
+    let allowed = format!(
+        "{} must be a whole number from {min} to {max} ({})",
+        key.name.to_uppercase(),
+        key.help
+    );
+    comma_list(text)
         .into_iter()
         .map(|text| match text.parse::<i64>() {
-            Ok(n) if (0..=MAX_DICE).contains(&n) => Ok(RawValue::Int(n)),
-            Ok(n) if n < 0 => Err(input_error(format!(
+            Ok(n) if (min..=max).contains(&n) => Ok(RawValue::Int(n)),
+            Ok(n) if n < min => Err(input_error(format!(
                 "{allowed}, not {n}; a penalty goes in --modifier={n}"
             ))),
             _ => Err(input_error(format!("{allowed}, not \"{text}\""))),
         })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let flags = vec![
-        ("dice", dice),
-        ("modifier", values(&args.modifier, RawValue::Int)),
-        ("target", values(&args.target, RawValue::Int)),
-        ("again", values(&args.again, RawValue::Int)),
-        ("rote", values(&args.rote, RawValue::Bool)),
-        ("need", values(&args.need, RawValue::Int)),
-        ("exceptional", values(&args.exceptional, RawValue::Int)),
-        (
-            "chance_die_explodes",
-            values(&args.chance_die_explodes, RawValue::Bool),
-        ),
-    ];
-    quick(
-        quick_cases(System::Storytelling, "dice", flags)?,
-        settings,
-        cancel,
-    )
+        .collect()
 }
 
 /// A quick command's cases: one named from its main inputs as an unnamed

@@ -110,9 +110,11 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         quiet: args.quiet,
         ..CommonArgs::default()
     };
+    // One set of workers for every scenario of the run.
+    let run = Settings::resolve(&common, None, None)?;
     let mut reports: Vec<(PathBuf, Report)> = Vec::new();
     for (file, scenario) in &scenarios {
-        let settings = Settings::resolve(&common, scenario.trials, scenario.seed)?;
+        let settings = run.for_scenario(&common, scenario.trials, scenario.seed);
         if !args.quiet {
             crate::messages::say(format_args!(
                 "running {} ({} cases)",

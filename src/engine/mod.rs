@@ -4,7 +4,7 @@
 //! to finish in about a second, and the chain engine plays a mechanic of
 //! several steps exactly, state by state, within that budget.
 
-pub mod chain;
+pub(crate) mod chain;
 pub mod exact;
 pub mod monte_carlo;
 pub mod rng;

@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 use serde_json::{json, Map, Value};
 
 use super::chart::{input_text as text, pairs};
+use super::format::fixed;
 use super::number;
-use super::table::fixed;
 use crate::balance::{BalanceResult, Form, RungValue};
 use crate::systems::System;
 

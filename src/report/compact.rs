@@ -10,22 +10,17 @@ use std::collections::HashMap;
 
 use super::table::{aligned, bracket, common_rules};
 use super::{CaseResult, Report};
+use crate::systems::cortex::metrics::P_SUCCESS;
 use crate::systems::{System, HEADLINE_COLUMNS};
 
 /// A value with `decimals` decimals; `-` for none.
 fn short(value: Option<f64>, decimals: usize) -> String {
-    // -0.0 from rounding noise reads as a sign error to people.
-    value.map_or("-".into(), |x| format!("{:.decimals$}", x + 0.0))
+    value.map_or("-".into(), |x| super::format::decimals(x, decimals))
 }
 
 /// The value of metric `name` in `result`, if it has one.
 fn value_of(result: &CaseResult, name: &str) -> Option<f64> {
-    result
-        .evaluation
-        .metrics
-        .iter()
-        .find(|m| m.name == name)
-        .and_then(|m| m.value)
+    result.value(name)
 }
 
 /// How the group was computed: one method (with trials and seed for Monte
@@ -47,7 +42,7 @@ fn group(system: System, results: &[&CaseResult]) -> String {
     let headline: Vec<&str> = system
         .headline_metrics()
         .iter()
-        .copied()
+        .map(|metric| metric.name)
         .filter(|name| results.iter().any(|r| value_of(r, name).is_some()))
         .take(HEADLINE_COLUMNS)
         .collect();
@@ -118,7 +113,7 @@ fn p_success_matrix(results: &[&CaseResult]) -> Option<String> {
             against.len() - 1
         });
         if cells
-            .insert((row, column), value_of(result, "p_success"))
+            .insert((row, column), value_of(result, P_SUCCESS.name))
             .is_some()
         {
             return None;
@@ -138,7 +133,7 @@ fn p_success_matrix(results: &[&CaseResult]) -> Option<String> {
         }
         rows.push(row);
     }
-    Some(format!("p_success\n{}", aligned(&rows, 1)))
+    Some(format!("{}\n{}", P_SUCCESS.name, aligned(&rows, 1)))
 }
 
 /// Renders the report's cases compactly, one group per system in the order

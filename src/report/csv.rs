@@ -21,6 +21,7 @@ fn finish<W: Write>(writer: csv::Writer<W>) -> anyhow::Result<W> {
 }
 
 /// A table written into memory, for callers that want its bytes.
+#[cfg(test)]
 pub fn to_bytes(table: impl FnOnce(&mut Vec<u8>) -> anyhow::Result<()>) -> anyhow::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     table(&mut bytes)?;
@@ -77,8 +78,8 @@ pub fn summary(report: &Report, out: impl Write) -> anyhow::Result<()> {
         for (k, _) in &flat_inputs(result) {
             push_unique(&mut input_columns, &mut seen_inputs, k);
         }
-        for m in &result.evaluation.metrics {
-            push_unique(&mut metric_columns, &mut seen_metrics, &m.name);
+        for m in &result.metrics {
+            push_unique(&mut metric_columns, &mut seen_metrics, m.name());
         }
     }
     let mut writer = csv::Writer::from_writer(out);
@@ -102,16 +103,7 @@ pub fn summary(report: &Report, out: impl Write) -> anyhow::Result<()> {
             );
         }
         for column in &metric_columns {
-            row.push(
-                result
-                    .evaluation
-                    .metrics
-                    .iter()
-                    .find(|m| &m.name == column)
-                    .and_then(|m| m.value)
-                    .map(number)
-                    .unwrap_or_default(),
-            );
+            row.push(result.value(column).map(number).unwrap_or_default());
         }
         writer.write_record(&row)?;
     }
@@ -126,14 +118,14 @@ pub fn metrics(report: &Report, out: impl Write) -> anyhow::Result<()> {
         "case", "system", "method", "metric", "value", "ci_low", "ci_high", "trials",
     ])?;
     for result in &report.results {
-        for (i, metric) in result.evaluation.metrics.iter().enumerate() {
-            let ci = result.ci95.get(i).copied().flatten();
+        for metric in &result.metrics {
+            let ci = metric.ci95;
             writer.write_record([
                 result.case.as_str(),
                 result.system.name(),
                 result.method.name(),
-                metric.name.as_str(),
-                &metric.value.map(number).unwrap_or_default(),
+                metric.name(),
+                &metric.value().map(number).unwrap_or_default(),
                 &ci.map(|c| number(c.0)).unwrap_or_default(),
                 &ci.map(|c| number(c.1)).unwrap_or_default(),
                 &result.trials.map(|t| t.to_string()).unwrap_or_default(),
@@ -180,8 +172,8 @@ impl<W: Write> DistributionsWriter<W> {
 
     /// A result's rows.
     pub fn add(&mut self, result: &CaseResult) -> anyhow::Result<()> {
-        let at_least = at_least(&result.evaluation.rows);
-        for (row, at_least) in result.evaluation.rows.iter().zip(at_least) {
+        let at_least = at_least(&result.rows);
+        for (row, at_least) in result.rows.iter().zip(at_least) {
             self.writer.write_record([
                 result.case.as_str(),
                 result.method.name(),
@@ -210,10 +202,9 @@ mod tests {
         let mut report = fixture::report();
         // A metric without a value (a mean over no successes) leaves its cell empty.
         let empty = fixture::metric_index(&report.results[0], "mean_effect_step");
-        report.results[0].evaluation.metrics[empty].value = None;
+        report.results[0].metrics[empty].metric.value = None;
         let (exact, mc) = (&report.results[0], &report.results[1]);
-        let p = fixture::metric_index(exact, "p_success");
-        let p_exact = exact.evaluation.metrics[p].value.unwrap();
+        let p_exact = exact.value("p_success").unwrap();
 
         let summary = String::from_utf8(to_bytes(|w| summary(&report, w)).unwrap()).unwrap();
         let mut lines = summary.lines();
@@ -234,23 +225,23 @@ mod tests {
             "d8 d6 vs 2d6,cortex,exact,p_success,{},,,\n",
             number(p_exact)
         )));
-        let (lo, hi) = mc.ci95[p].unwrap();
+        let (lo, hi) = mc.metric("p_success").unwrap().ci95.unwrap();
         assert!(metrics.contains(&format!(
             "d8 d6 vs 2d6,cortex,monte-carlo,p_success,{},{},{},100\n",
-            number(mc.evaluation.metrics[p].value.unwrap()),
+            number(mc.value("p_success").unwrap()),
             number(lo),
             number(hi)
         )));
 
         let dist = String::from_utf8(to_bytes(|w| distributions(&report, w)).unwrap()).unwrap();
         assert!(dist.starts_with("case,method,variable,outcome,probability,at_least\n"));
-        let first = &exact.evaluation.rows[0];
+        let first = &exact.rows[0];
         assert!(dist.contains(&format!(
             "d8 d6 vs 2d6,exact,{},{},{},{}\n",
             first.variable,
             first.outcome,
             number(first.probability),
-            number(at_least(&exact.evaluation.rows)[0].unwrap())
+            number(at_least(&exact.rows)[0].unwrap())
         )));
         assert!(dist.contains("d8 d6 vs 2d6,exact,win_effect,fail,"));
         assert!(dist

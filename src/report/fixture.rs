@@ -25,7 +25,7 @@ fn run_with(name: &str, text: &str, method: MethodArg, trials: u64) -> Report {
     let settings = Settings {
         trials,
         seed: SEED,
-        threads: 1,
+        workers: Default::default(),
         method,
         format: FormatArg::Table,
         quiet: true,
@@ -152,9 +152,8 @@ pub fn many_scene_cases() -> Report {
 /// produces it, which is the point: a renamed metric fails the tests).
 pub fn metric_index(result: &CaseResult, name: &str) -> usize {
     result
-        .evaluation
         .metrics
         .iter()
-        .position(|m| m.name == name)
+        .position(|m| m.name() == name)
         .unwrap_or_else(|| panic!("{} has no metric {name}", result.case))
 }

@@ -10,7 +10,7 @@
 use std::io::Write;
 
 use super::document::{Align, Block, Document, Inline, Line, NoDeferredRows, RowSource, Table};
-use super::index::url_path;
+use super::format::{html as escape, url_path};
 
 /// The page's style sheet. No `url()` or `@import`: the page must not
 /// reach outside itself.
@@ -41,6 +41,7 @@ tr > :first-child { position: sticky; left: 0; background: #fff; box-shadow: 1px
 tr > th:first-child { background: #f5f5f5; }
 figure { margin: 1rem 0 1.5rem; }
 figure svg { display: block; width: 100%; height: auto; }
+img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 @media print {
   body { max-width: none; padding: 0; font-size: 10pt; }
   .table { overflow: visible; border: none; }
@@ -94,6 +95,11 @@ fn block(
 ) -> std::io::Result<()> {
     let text = match block {
         Block::Heading(level, title) => format!("<h{level}>{}</h{level}>", escape(title)),
+        Block::Section { level, title, id } => format!(
+            "<h{level} id=\"{}\">{}</h{level}>",
+            escape(id),
+            escape(title)
+        ),
         Block::Paragraph(line) => format!("<p>{}</p>", inline(line)),
         Block::List(items) => {
             let items: Vec<String> = items
@@ -108,6 +114,13 @@ fn block(
             Some((_, svg)) => format!("<figure>\n{}\n</figure>", inline_svg(svg, title)),
             None => String::new(),
         },
+        Block::Image { path, title, width } => {
+            let base = escape(&url_path(path));
+            format!(
+                "<p><a href=\"{base}.svg\"><img src=\"{base}.png\" alt=\"{}\" width=\"{width}\"></a></p>",
+                escape(title)
+            )
+        }
         Block::Command(command) => format!("<pre><code>{}</code></pre>", escape(command)),
     };
     out.write_all(text.as_bytes())
@@ -152,6 +165,9 @@ fn inline(line: &Line) -> String {
             Inline::Text(s) => escape(s),
             Inline::Code(s) => format!("<code>{}</code>", escape(s)),
             Inline::Strong(s) => format!("<strong>{}</strong>", escape(s)),
+            Inline::InPage { text, id } => {
+                format!("<a href=\"#{}\">{}</a>", escape(id), escape(text))
+            }
             Inline::Link { text, href } => {
                 format!(
                     "<a href=\"{}\">{}</a>",
@@ -161,13 +177,6 @@ fn inline(line: &Line) -> String {
             }
         })
         .collect()
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 #[cfg(test)]

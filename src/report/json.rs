@@ -87,32 +87,27 @@ fn result_json(r: &CaseResult, run_json: bool) -> Value {
     o.insert("trials".into(), json!(r.trials));
     o.insert("seed".into(), json!(r.seed));
     let metrics: Map<String, Value> = r
-        .evaluation
         .metrics
         .iter()
-        .map(|m| (m.name.clone(), number_or_null(m.value)))
+        .map(|m| (m.name().to_string(), number_or_null(m.value())))
         .collect();
     o.insert("metrics".into(), Value::Object(metrics));
     if r.method == MethodUsed::MonteCarlo {
         let ci: Map<String, Value> = r
-            .evaluation
             .metrics
             .iter()
-            .zip(&r.ci95)
-            .map(|(m, ci)| {
-                let v = ci.map_or(Value::Null, |(lo, hi)| json!([lo, hi]));
-                (m.name.clone(), v)
+            .map(|m| {
+                let v = m.ci95.map_or(Value::Null, |(lo, hi)| json!([lo, hi]));
+                (m.name().to_string(), v)
             })
             .collect();
         o.insert("ci95".into(), Value::Object(ci));
     }
-    if let Some(z) = &r.z_vs_exact {
+    if r.compared {
         let z: Map<String, Value> = r
-            .evaluation
             .metrics
             .iter()
-            .zip(z)
-            .map(|(m, z)| (m.name.clone(), number_or_null(*z)))
+            .map(|m| (m.name().to_string(), number_or_null(m.z_vs_exact)))
             .collect();
         o.insert("z_vs_exact".into(), Value::Object(z));
     }
@@ -124,10 +119,7 @@ fn result_json(r: &CaseResult, run_json: bool) -> Value {
         o.insert("fractions".into(), Value::Object(fractions));
     }
     if run_json && r.method == MethodUsed::Exact {
-        o.insert(
-            "dropped_mass".into(),
-            json!(r.evaluation.dropped_mass.unwrap_or(0.0)),
-        );
+        o.insert("dropped_mass".into(), json!(r.dropped_mass.unwrap_or(0.0)));
     }
     Value::Object(o)
 }
@@ -148,8 +140,7 @@ mod tests {
     fn spec_shape() {
         let mut report = fixture::report();
         let empty = fixture::metric_index(&report.results[0], "mean_effect_step");
-        report.results[0].evaluation.metrics[empty].value = None;
-        let p = fixture::metric_index(&report.results[0], "p_success");
+        report.results[0].metrics[empty].metric.value = None;
         let (exact_result, mc_result) = (&report.results[0], &report.results[1]);
         let v = report_json(&report, false);
         assert_eq!(v["tool"], "oddsmith");
@@ -158,22 +149,23 @@ mod tests {
         assert_eq!(exact["trials"], Value::Null);
         assert_eq!(
             exact["metrics"]["p_success"],
-            json!(exact_result.evaluation.metrics[p].value.unwrap())
+            json!(exact_result.value("p_success").unwrap())
         );
         assert_eq!(exact["metrics"]["mean_effect_step"], Value::Null);
         assert!(exact.get("ci95").is_none());
+        assert!(exact.get("z_vs_exact").is_none());
         let mc = &v["results"][1];
         assert_eq!(mc["method"], "monte-carlo");
         assert_eq!(mc["trials"], 100);
-        let (lo, hi) = mc_result.ci95[p].unwrap();
+        let p = mc_result.metric("p_success").unwrap();
+        let (lo, hi) = p.ci95.unwrap();
         assert_eq!(mc["ci95"]["p_success"], json!([lo, hi]));
-        let z = mc_result.z_vs_exact.as_ref().unwrap()[p].unwrap();
-        assert_eq!(mc["z_vs_exact"]["p_success"], json!(z));
+        assert_eq!(mc["z_vs_exact"]["p_success"], json!(p.z_vs_exact.unwrap()));
         assert!(v.get("rng").is_none());
         let run = report_json(&report, true);
         assert_eq!(run["rng"], RNG_NAME);
         // An exact result that dropped nothing says so in run.json.
-        assert_eq!(exact_result.evaluation.dropped_mass, None);
+        assert_eq!(exact_result.dropped_mass, None);
         assert_eq!(run["results"][0]["dropped_mass"], 0.0);
     }
 }

@@ -6,7 +6,7 @@
 use std::io::Write;
 
 use super::document::{Align, Block, Document, Inline, Line, NoDeferredRows, RowSource, Table};
-use super::index::url_path;
+use super::format::{markdown as escape, url_path};
 
 /// Renders a document: blocks separated by blank lines, a final newline.
 pub fn render(document: &Document) -> String {
@@ -47,8 +47,11 @@ fn block(block: &Block, rows: &dyn RowSource, out: &mut dyn Write) -> std::io::R
             out.write_all(table_head(t).as_bytes())?;
             return t.each_row(rows, |cells| write!(out, "\n{}", row(cells)));
         }
-        Block::Chart { stem, title } => {
-            let base = url_path(stem);
+        Block::Section { level, title, .. } => {
+            format!("{} {}", "#".repeat(usize::from(*level)), escape(title))
+        }
+        Block::Chart { stem: path, title } | Block::Image { path, title, .. } => {
+            let base = url_path(path);
             format!("[![{}]({base}.png)]({base}.svg)", escape(title))
         }
         Block::Command(command) => format!("```sh\n{command}\n```"),
@@ -82,26 +85,9 @@ fn inline(line: &Line) -> String {
             Inline::Code(s) => code_span(s),
             Inline::Strong(s) => format!("**{}**", escape(s)),
             Inline::Link { text, href } => format!("[{}]({})", escape(text), url_path(href)),
+            Inline::InPage { text, id } => format!("[{}](#{id})", escape(text)),
         })
         .collect()
-}
-
-/// Backslash-escapes the characters Markdown would read as markup, the
-/// table's `|` among them, so names from scenario files print as written.
-/// Brackets only matter as a link (`](`), so an interval's `[a, b]` stays
-/// as it reads.
-fn escape(text: &str) -> String {
-    let link_like = text.contains("](");
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if matches!(c, '\\' | '`' | '*' | '_' | '<' | '|' | '~')
-            || (link_like && matches!(c, '[' | ']'))
-        {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A line that would open a heading, a quote or a list item when it

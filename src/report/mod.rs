@@ -5,22 +5,24 @@
 //! Writers never touch files; [`write_atomic`] is the one function that
 //! does, writing a temporary file and renaming it so a file is whole or absent.
 
-pub mod balance;
+pub(crate) mod balance;
 pub mod chart;
-pub mod compact;
-pub mod csv;
-pub mod document;
-pub mod folder;
-pub mod html;
-pub mod index;
-pub mod json;
-pub mod markdown;
-pub mod page;
-pub mod side_by_side;
-pub mod spill;
-pub mod table;
+pub(crate) mod compact;
+pub(crate) mod csv;
+pub(crate) mod document;
+pub(crate) mod folder;
+pub(crate) mod format;
+pub(crate) mod html;
+pub(crate) mod index;
+pub(crate) mod json;
+pub(crate) mod markdown;
+pub(crate) mod page;
+pub(crate) mod side_by_side;
+pub(crate) mod spill;
+pub(crate) mod table;
 
 pub use folder::write_folder;
+pub use format::number;
 
 use std::io::Write;
 use std::path::Path;
@@ -29,7 +31,7 @@ use anyhow::Context;
 use serde_json::{Map, Value};
 
 use crate::balance::BalanceResult;
-use crate::distribution::Evaluation;
+use crate::distribution::{DistRow, Metric};
 use crate::systems::System;
 
 /// Which engine produced a result.
@@ -48,6 +50,32 @@ impl MethodUsed {
     }
 }
 
+/// One metric of one result, with what the statistics layer added to it:
+/// its 95 % interval (Monte Carlo) and its distance from the exact value
+/// (`--method both`). Every writer reads a metric through this one record,
+/// so a value never travels apart from its interval.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetricResult {
+    pub metric: Metric,
+    /// The 95 % interval of a Monte Carlo result (docs/reports.md, `ci95`);
+    /// `None` for exact results and where no honest interval exists.
+    pub ci95: Option<(f64, f64)>,
+    /// The distance from exact in standard errors, for a Monte Carlo result
+    /// compared with the exact one; `None` otherwise or where undefined.
+    pub z_vs_exact: Option<f64>,
+}
+
+impl MetricResult {
+    pub fn name(&self) -> &str {
+        &self.metric.name
+    }
+
+    /// `None` when the metric is undefined (a mean over no successes).
+    pub fn value(&self) -> Option<f64> {
+        self.metric.value
+    }
+}
+
 /// One case evaluated by one method.
 #[derive(Debug, Clone)]
 pub struct CaseResult {
@@ -57,14 +85,30 @@ pub struct CaseResult {
     pub method: MethodUsed,
     pub trials: Option<u64>,
     pub seed: Option<u64>,
-    pub evaluation: Evaluation,
-    /// Per metric (same order), the 95% interval; empty for exact results.
-    pub ci95: Vec<Option<(f64, f64)>>,
-    /// Per metric, the distance from exact in standard errors (`--method both`).
-    pub z_vs_exact: Option<Vec<Option<f64>>>,
+    /// One record per metric, in the system's order.
+    pub metrics: Vec<MetricResult>,
+    /// The distribution table (`distributions.csv`).
+    pub rows: Vec<DistRow>,
+    /// For exact results, the probability mass truncation left out.
+    pub dropped_mass: Option<f64>,
+    /// Whether this Monte Carlo result was compared with the exact one
+    /// (`--method both`), so its records carry `z_vs_exact`.
+    pub compared: bool,
     /// Exact Cortex results under `--fractions`: each probability metric
     /// as "numerator/denominator" in lowest terms (docs/reports.md).
     pub fractions: Option<Vec<(String, String)>>,
+}
+
+impl CaseResult {
+    /// The record of metric `name`, if the case's system computes it.
+    pub fn metric(&self, name: &str) -> Option<&MetricResult> {
+        self.metrics.iter().find(|m| m.name() == name)
+    }
+
+    /// The value of metric `name`; `None` when absent or undefined.
+    pub fn value(&self, name: &str) -> Option<f64> {
+        self.metric(name)?.value()
+    }
 }
 
 /// What a run was asked: cases (a scenario or a quick command, whose
@@ -213,19 +257,6 @@ fn compares_cases(report: &Report) -> bool {
             .any(|r| r.case != report.results[0].case)
 }
 
-/// Formats a number in the shortest form that reads back to the same f64.
-pub fn number(x: f64) -> String {
-    if x.is_finite() {
-        // Adding 0.0 turns -0.0 (an empty float sum) into 0.
-        let x = x + 0.0;
-        let mut buffer = ryu::Buffer::new();
-        let text = buffer.format_finite(x);
-        text.strip_suffix(".0").unwrap_or(text).to_string()
-    } else {
-        String::new()
-    }
-}
-
 /// Writes `bytes` to `path` whole or not at all: a temporary file in the same
 /// folder, then a rename over the target. The temporary file is created
 /// exclusively under a random name (O_EXCL, through `tempfile`), so a file or
@@ -349,16 +380,6 @@ pub(crate) mod fixture;
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numbers_are_shortest_round_trip() {
-        assert_eq!(number(0.1), "0.1");
-        assert_eq!(number(1.0), "1");
-        assert_eq!(number(1e-13), "1e-13");
-        assert_eq!(number(f64::NAN), "");
-        let x = 0.8978587962962963;
-        assert_eq!(number(x).parse::<f64>().unwrap(), x);
-    }
 
     #[test]
     fn atomic_write_replaces_whole_files() {

@@ -13,14 +13,14 @@ use serde_json::Value as Json;
 use super::balance;
 use super::chart::{self, input_text};
 use super::document::{
-    code, interval, method_phrase, metric_value, percent, text, with_code_spans, z_score, Align,
-    Block, DeferredRows, Document, Inline, Line, RowSource, Table,
+    code, method_phrase, text, with_code_spans, Align, Block, DeferredRows, Document, Inline, Line,
+    RowSource, Table,
 };
+use super::format::{interval, mean, metric_value, percent, signed, z_score};
 use super::index;
 use super::side_by_side;
 use super::{CaseResult, FileBody, FolderFile, MethodUsed, Report};
 use crate::balance::{BalanceResult, Form};
-use crate::distribution::Metric;
 use crate::systems::System;
 
 /// The line above a case's table: the case, its system, the rules in force
@@ -61,14 +61,12 @@ fn single_table(result: &CaseResult) -> Table {
         align.push(Align::Right);
     }
     let rows = result
-        .evaluation
         .metrics
         .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let mut row = vec![code(&m.name), text(metric_value(m, m.value))];
+        .map(|m| {
+            let mut row = vec![code(m.name()), text(metric_value(&m.metric, m.value()))];
             if mc {
-                row.push(text(interval(m, result.ci95.get(i).copied().flatten())));
+                row.push(text(interval(&m.metric, m.ci95)));
             }
             row
         })
@@ -84,27 +82,16 @@ fn single_table(result: &CaseResult) -> Table {
 /// `--method both`: one table, `metric | exact | Monte Carlo | 95 % interval | z`.
 fn both_table(exact: &CaseResult, mc: &CaseResult) -> Table {
     let rows = mc
-        .evaluation
         .metrics
         .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let exact_value = exact
-                .evaluation
-                .metrics
-                .iter()
-                .find(|e| e.name == m.name)
-                .and_then(|e| e.value);
-            let z = mc
-                .z_vs_exact
-                .as_ref()
-                .and_then(|z| z.get(i).copied().flatten());
+        .map(|m| {
+            let kind = &m.metric;
             vec![
-                code(&m.name),
-                text(metric_value(m, exact_value)),
-                text(metric_value(m, m.value)),
-                text(interval(m, mc.ci95.get(i).copied().flatten())),
-                text(z_score(z)),
+                code(m.name()),
+                text(metric_value(kind, exact.value(m.name()))),
+                text(metric_value(kind, m.value())),
+                text(interval(kind, m.ci95)),
+                text(z_score(m.z_vs_exact)),
             ]
         })
         .collect();
@@ -140,7 +127,7 @@ pub fn results(report: &Report) -> Document {
             result.method == MethodUsed::Exact
                 && next.method == MethodUsed::MonteCarlo
                 && next.case == result.case
-                && next.z_vs_exact.is_some()
+                && next.compared
         });
         match pair {
             Some(mc) => {
@@ -160,19 +147,6 @@ pub fn results(report: &Report) -> Document {
         }
     }
     doc
-}
-
-/// A difference in a metric's units with its sign ("+1.25 %", "-0.500000");
-/// one that rounds to nothing has none.
-fn signed(metric: &Metric, difference: f64) -> String {
-    let magnitude = metric_value(metric, Some(difference.abs()));
-    let nothing = !magnitude.chars().any(|c| c.is_ascii_digit() && c != '0');
-    match difference.partial_cmp(&0.0) {
-        _ if nothing => magnitude,
-        Some(std::cmp::Ordering::Greater) => format!("+{magnitude}"),
-        Some(std::cmp::Ordering::Less) => format!("-{magnitude}"),
-        _ => magnitude,
-    }
 }
 
 /// Several cases of a quick command (`--format markdown` of `oddsmith
@@ -230,11 +204,11 @@ pub fn balances(balances: &[BalanceResult]) -> Document {
     let mut doc = Document::new();
     for b in balances {
         let shown = |value: Option<f64>| match value {
-            Some(x) if b.metric.starts_with("p_") => percent(x),
-            Some(x) => format!("{:.4}", x + 0.0),
+            Some(x) if b.system.declared().is_probability(&b.metric) => percent(x),
+            Some(x) => mean(x),
             None => "null".to_string(),
         };
-        let target = if b.metric.starts_with("p_") {
+        let target = if b.system.declared().is_probability(&b.metric) {
             percent(b.target)
         } else {
             b.target.to_string()
@@ -332,9 +306,9 @@ fn systems(report: &Report) -> Vec<System> {
 fn columns(results: &[&CaseResult], system: System) -> Vec<String> {
     let mut all: Vec<String> = Vec::new();
     for r in results {
-        for m in &r.evaluation.metrics {
-            if m.value.is_some() && !all.contains(&m.name) {
-                all.push(m.name.clone());
+        for m in &r.metrics {
+            if m.value().is_some() && !all.iter().any(|n| n == m.name()) {
+                all.push(m.name().to_string());
             }
         }
     }
@@ -353,18 +327,12 @@ fn columns(results: &[&CaseResult], system: System) -> Vec<String> {
 /// A cell of the results table: the value, and for Monte Carlo its 95 %
 /// interval.
 fn cell(result: &CaseResult, name: &str) -> String {
-    let Some(i) = result
-        .evaluation
-        .metrics
-        .iter()
-        .position(|m| m.name == name)
-    else {
+    let Some(m) = result.metric(name) else {
         return "-".into();
     };
-    let m: &Metric = &result.evaluation.metrics[i];
-    let value = metric_value(m, m.value);
-    match result.ci95.get(i).copied().flatten() {
-        Some(ci) if m.value.is_some() => format!("{value} {}", interval(m, Some(ci))),
+    let value = metric_value(&m.metric, m.value());
+    match m.ci95 {
+        Some(ci) if m.value().is_some() => format!("{value} {}", interval(&m.metric, Some(ci))),
         _ => value,
     }
 }
@@ -597,14 +565,13 @@ mod tests {
         );
         assert_eq!(md.matches("| metric |").count(), 1);
         // Each metric's row puts the two methods' values side by side.
-        let i = fixture::metric_index(mc, "p_success");
-        let m = &mc.evaluation.metrics[i];
+        let m = mc.metric("p_success").unwrap();
         let row = format!(
             "| `p_success` | {} | {} | {} | {} |",
-            percent(exact.evaluation.metrics[i].value.unwrap()),
-            percent(m.value.unwrap()),
-            interval(m, mc.ci95[i]),
-            z_score(mc.z_vs_exact.as_ref().unwrap()[i])
+            percent(exact.value("p_success").unwrap()),
+            percent(m.value().unwrap()),
+            interval(&m.metric, m.ci95),
+            z_score(m.z_vs_exact)
         );
         assert!(md.contains(&row), "{row}\n{md}");
         // A mean prints with six decimals.

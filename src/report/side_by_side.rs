@@ -5,7 +5,8 @@
 //! share: their common main inputs and the rules that differ from the
 //! defaults; what varies names the columns.
 
-use super::table::{aligned, bracket, common_rules, fixed, method_label};
+use super::format::fixed;
+use super::table::{aligned, bracket, common_rules, method_label};
 use super::{CaseResult, MethodUsed, Report};
 use crate::distribution::Metric;
 use crate::stats::difference95;
@@ -53,9 +54,9 @@ fn column_title(result: &CaseResult, both: bool) -> String {
 fn metric_names(results: &[&CaseResult]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for result in results {
-        for metric in &result.evaluation.metrics {
-            if !names.contains(&metric.name) {
-                names.push(metric.name.clone());
+        for metric in &result.metrics {
+            if !names.iter().any(|n| n == metric.name()) {
+                names.push(metric.name().to_string());
             }
         }
     }
@@ -105,20 +106,11 @@ pub fn compare(report: &Report) -> Comparison {
     let with_interval = pair.is_some_and(|(a, b)| a.trials.is_some() || b.trials.is_some());
     let mut rows = Vec::new();
     for name in metric_names(&results) {
-        let find = |r: &CaseResult| {
-            r.evaluation
-                .metrics
-                .iter()
-                .find(|m| m.name == name)
-                .cloned()
-        };
+        let find = |r: &CaseResult| r.metric(&name).map(|m| m.metric.clone());
         let Some(metric) = results.iter().find_map(|r| find(r)) else {
             continue;
         };
-        let values = results
-            .iter()
-            .map(|r| find(r).and_then(|m| m.value))
-            .collect();
+        let values = results.iter().map(|r| r.value(&name)).collect();
         let (difference, interval) = pair
             .and_then(|(a, b)| {
                 let (ma, mb) = (find(a)?, find(b)?);

@@ -85,6 +85,6 @@ impl DistributionSpill {
 /// Frees the distribution rows of results nothing will read them from.
 pub fn drop_rows(results: &mut [CaseResult]) {
     for result in results {
-        result.evaluation.rows = Vec::new();
+        result.rows = Vec::new();
     }
 }

@@ -2,22 +2,10 @@
 //! a row per metric with its 95% interval (Monte Carlo) and its distance
 //! from exact in standard errors (`--method both`). Also the pieces the
 //! other layouts ([`super::side_by_side`], [`super::compact`]) share:
-//! number formats, the method and rules in a header, column alignment.
+//! the method and rules in a header, column alignment.
 
+use super::format::{fixed, z_score};
 use super::{CaseResult, MethodUsed, Report};
-
-/// A number for people: six decimals, or three significant digits in
-/// scientific form below 1e-4 so a tiny value never reads as zero. Every
-/// human table (cases and balances) prints numbers this way.
-pub fn fixed(x: f64) -> String {
-    // -0.0 from rounding noise reads as a sign error to people.
-    let x = if x == 0.0 { 0.0 } else { x };
-    if x != 0.0 && x.abs() < 1e-4 {
-        format!("{x:.3e}")
-    } else {
-        format!("{x:.6}")
-    }
-}
 
 /// How a result was computed, as headers say it.
 pub(super) fn method_label(result: &CaseResult) -> String {
@@ -103,13 +91,12 @@ pub fn render(report: &Report) -> String {
             result.case,
             bracket(result.system.name(), &how, &rules)
         ));
-        let with_ci = !result.ci95.is_empty();
-        let with_z = result.z_vs_exact.is_some();
+        let with_ci = result.method == MethodUsed::MonteCarlo;
+        let with_z = result.compared;
         let width = result
-            .evaluation
             .metrics
             .iter()
-            .map(|m| m.name.len())
+            .map(|m| m.name().len())
             .max()
             .unwrap_or(6)
             .max(6);
@@ -122,27 +109,17 @@ pub fn render(report: &Report) -> String {
         }
         out.push_str(header.trim_end());
         out.push('\n');
-        for (j, metric) in result.evaluation.metrics.iter().enumerate() {
-            let value = metric.value.map_or("-".to_string(), fixed);
-            let mut line = format!("  {:<width$}  {value:>12}", metric.name);
+        for metric in &result.metrics {
+            let value = metric.value().map_or("-".to_string(), fixed);
+            let mut line = format!("  {:<width$}  {value:>12}", metric.name());
             if with_ci {
-                let ci = result
-                    .ci95
-                    .get(j)
-                    .copied()
-                    .flatten()
-                    .map_or("-".to_string(), |(lo, hi)| {
-                        format!("[{}, {}]", fixed(lo), fixed(hi))
-                    });
+                let ci = metric.ci95.map_or("-".to_string(), |(lo, hi)| {
+                    format!("[{}, {}]", fixed(lo), fixed(hi))
+                });
                 line.push_str(&format!("  {ci:>27}"));
             }
-            if let Some(z) = &result.z_vs_exact {
-                let z = z
-                    .get(j)
-                    .copied()
-                    .flatten()
-                    .map_or("-".to_string(), |z| format!("{z:+.2}"));
-                line.push_str(&format!("  {z:>8}"));
+            if with_z {
+                line.push_str(&format!("  {:>8}", z_score(metric.z_vs_exact)));
             }
             out.push_str(line.trim_end());
             out.push('\n');
@@ -160,8 +137,7 @@ mod tests {
     fn blocks_align_and_show_intervals() {
         let mut report = fixture::report();
         let empty = fixture::metric_index(&report.results[0], "mean_effect_step");
-        report.results[0].evaluation.metrics[empty].value = None;
-        let p = fixture::metric_index(&report.results[0], "p_success");
+        report.results[0].metrics[empty].metric.value = None;
         let text = render(&report);
         assert!(text.contains("d8 d6 vs 2d6  [cortex, exact]"));
         assert!(text.contains("d8 d6 vs 2d6  [cortex, monte carlo, 100 trials, seed 7]"));
@@ -170,12 +146,13 @@ mod tests {
                 .find(|l| l.trim_start().starts_with(needle))
                 .unwrap_or_else(|| panic!("no {needle} line in\n{text}"))
         };
-        let exact = report.results[0].evaluation.metrics[p].value.unwrap();
+        let exact = report.results[0].value("p_success").unwrap();
         assert!(line("p_success").ends_with(&fixed(exact)));
         assert!(line("mean_effect_step").ends_with(" -"));
         let mc = &report.results[1];
-        let (lo, hi) = mc.ci95[p].unwrap();
-        let z = mc.z_vs_exact.as_ref().unwrap()[p].unwrap();
+        let p = mc.metric("p_success").unwrap();
+        let (lo, hi) = p.ci95.unwrap();
+        let z = p.z_vs_exact.unwrap();
         assert!(text.contains(&format!(
             "[{}, {}]  {:>8}",
             fixed(lo),

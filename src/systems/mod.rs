@@ -9,7 +9,12 @@
 
 pub mod advantage;
 pub mod cortex;
+#[cfg(test)]
+mod key_tests;
+pub(crate) mod metrics;
 pub mod storytelling;
+
+use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
@@ -17,8 +22,9 @@ use crate::distribution::Evaluation;
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{
-    allowed, did_you_mean, Entries, KeyStyle, OptionError, Options, RawItem, RawValue,
+    allowed, did_you_mean, Entries, KeyDef, KeyStyle, OptionError, Options, RawItem, RawValue,
 };
+use metrics::MetricDef;
 
 /// One resolved case of some system, ready to evaluate.
 pub trait SystemCase: Send + Sync + std::fmt::Debug {
@@ -45,12 +51,11 @@ pub trait SystemCase: Send + Sync + std::fmt::Debug {
     fn monte_carlo(&self, settings: &McSettings<'_>) -> Result<Evaluation, Interrupted>;
     /// The names of the metrics this case reports, in order (what a
     /// balance may aim at). The names never depend on the numbers, so one
-    /// Monte Carlo trial on one thread tells them.
+    /// Monte Carlo trial tells them.
     fn metric_names(&self) -> Vec<String> {
         let one_trial = McSettings {
             trials: 1,
             seed: 0,
-            threads: 1,
             cancel: None,
             progress: None,
         };
@@ -127,15 +132,51 @@ impl System {
             })
     }
 
-    /// The keys a case of this system accepts.
-    pub fn keys(self) -> &'static [&'static str] {
+    /// The descriptors of the keys a case of this system accepts, each
+    /// declared once in the system's `keys.rs`, in the order its quick
+    /// command reads them.
+    pub fn key_defs(self) -> &'static [&'static KeyDef] {
         match self {
-            System::Cortex => cortex::KEYS,
-            System::CortexScene => cortex::scene::KEYS,
-            System::CortexConflict => cortex::conflict::KEYS,
-            System::Storytelling => storytelling::KEYS,
-            System::Advantage => advantage::KEYS,
+            System::Cortex => cortex::keys::KEYS,
+            System::CortexScene => cortex::keys::SCENE_KEYS,
+            System::CortexConflict => cortex::keys::CONFLICT_KEYS,
+            System::Storytelling => storytelling::keys::KEYS,
+            System::Advantage => advantage::keys::KEYS,
         }
+    }
+
+    /// The names of the keys a case of this system accepts.
+    pub fn keys(self) -> &'static [&'static str] {
+        self.names(&KEY_NAMES, |_| true)
+    }
+
+    /// The descriptor of this system's key `name`, if it has one.
+    pub fn key_def(self, name: &str) -> Option<&'static KeyDef> {
+        crate::options::key::find(self.key_defs(), name)
+    }
+
+    /// The key given as the quick command's positional argument (`POOL`).
+    pub fn positional_key(self) -> Option<&'static KeyDef> {
+        self.key_defs().iter().copied().find(|key| key.positional)
+    }
+
+    /// The names of the keys `pick` selects, worked out once per run.
+    fn names(
+        self,
+        cache: &'static [OnceLock<Vec<&'static str>>; SYSTEMS],
+        pick: fn(&KeyDef) -> bool,
+    ) -> &'static [&'static str] {
+        let index = System::ALL
+            .iter()
+            .position(|&system| system == self)
+            .expect("every system is in ALL");
+        cache[index].get_or_init(|| {
+            self.key_defs()
+                .iter()
+                .filter(|key| pick(key))
+                .map(|key| key.name)
+                .collect()
+        })
     }
 
     /// The defaults tables a case of this system reads, lowest precedence
@@ -151,58 +192,66 @@ impl System {
     }
 
     /// The keys that name a case when none is given (quick commands and
-    /// unnamed `[[case]]`s), as a sweep over them would.
+    /// unnamed `[[case]]`s), as a sweep over them would: the keys declared
+    /// `main`, in declaration order.
     pub fn main_keys(self) -> &'static [&'static str] {
-        match self {
-            System::Cortex => &["pool", "vs", "difficulty"],
-            System::CortexScene => &["pool", "doom", "actions"],
-            System::CortexConflict => &["hero", "foe", "mob"],
-            System::Storytelling => &["dice", "modifier"],
-            System::Advantage => &[
-                "die",
-                "stat",
-                "rolls",
-                "policy",
-                "threshold",
-                "counters",
-                "party",
-                "share",
-            ],
-        }
+        self.names(&MAIN_KEY_NAMES, |key| key.main)
     }
 
     /// The metrics `run` shows per case in its compact table (at most
     /// [`HEADLINE_COLUMNS`] of them, the first any case has); every metric
     /// stays in the report files and in CSV and JSON.
-    pub fn headline_metrics(self) -> &'static [&'static str] {
+    pub fn headline_metrics(self) -> &'static [MetricDef] {
+        use advantage::metrics as encounter;
+        use cortex::conflict::metrics as conflict;
+        use cortex::metrics as roll;
+        use cortex::scene_metrics as scene;
+        use storytelling::metrics as pool;
         match self {
             // An unopposed roll has no p_success: its total and hitches lead.
             System::Cortex => &[
-                "p_success",
-                "p_heroic",
-                "p_hitch",
-                "mean_effect_step",
-                "mean_total",
+                roll::P_SUCCESS,
+                roll::P_HEROIC,
+                roll::P_HITCH,
+                roll::MEAN_EFFECT_STEP,
+                roll::MEAN_TOTAL,
             ],
             System::CortexScene => &[
-                "mean_successes",
-                "mean_plot_points",
-                "p_ended_early",
-                "mean_final_doom_dice",
+                scene::MEAN_SUCCESSES,
+                scene::MEAN_PLOT_POINTS,
+                scene::P_ENDED_EARLY,
+                scene::MEAN_FINAL_DOOM_DICE,
             ],
             System::CortexConflict => &[
-                "p_foe_out",
-                "p_hero_out",
-                "mean_exchanges",
-                "p_hero_stressed",
+                conflict::P_FOE_OUT,
+                conflict::P_HERO_OUT,
+                conflict::MEAN_EXCHANGES,
+                conflict::P_HERO_STRESSED,
             ],
-            System::Storytelling => &["p_success", "p_exceptional", "mean_successes", "p_dramatic"],
+            System::Storytelling => &[
+                pool::P_SUCCESS,
+                pool::P_EXCEPTIONAL,
+                pool::MEAN_SUCCESSES,
+                pool::P_DRAMATIC,
+            ],
             System::Advantage => &[
-                "p_strong",
-                "p_miss",
-                "strong_per_encounter",
-                "p_encounter_strong",
+                encounter::P_STRONG,
+                encounter::P_MISS,
+                encounter::STRONG_PER_ENCOUNTER,
+                encounter::P_ENCOUNTER_STRONG,
             ],
+        }
+    }
+
+    /// What this system measures: its metrics, numbered metric families
+    /// and distribution variables, declared once in its `metrics.rs`.
+    pub fn declared(self) -> metrics::Declared {
+        match self {
+            System::Cortex => cortex::metrics::DECLARED,
+            System::CortexScene => cortex::scene_metrics::DECLARED,
+            System::CortexConflict => cortex::conflict::metrics::DECLARED,
+            System::Storytelling => storytelling::metrics::DECLARED,
+            System::Advantage => advantage::metrics::DECLARED,
         }
     }
 
@@ -290,6 +339,24 @@ const _: () = match System::Cortex {
     | System::Storytelling
     | System::Advantage => {}
 };
+
+/// How many systems there are.
+const SYSTEMS: usize = System::ALL.len();
+
+/// Each system's key names and main key names, made from its descriptors
+/// the first time they are asked for.
+static KEY_NAMES: [OnceLock<Vec<&'static str>>; SYSTEMS] = [const { OnceLock::new() }; SYSTEMS];
+static MAIN_KEY_NAMES: [OnceLock<Vec<&'static str>>; SYSTEMS] =
+    [const { OnceLock::new() }; SYSTEMS];
+
+/// Every system's descriptor of key `name` (a key several systems share,
+/// such as `pool` or the roll rules, has one per system), in system order.
+pub fn key_defs_named(name: &str) -> Vec<&'static KeyDef> {
+    System::ALL
+        .into_iter()
+        .filter_map(|system| system.key_def(name))
+        .collect()
+}
 
 /// At most this many headline metrics are shown per case, so a compact row
 /// fits an 80-column terminal.

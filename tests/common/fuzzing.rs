@@ -148,9 +148,7 @@ pub fn check_scenario(bytes: &[u8]) {
                 if let Ok(evaluation) = case.spec.exact(&mut Budget::new(200_000)) {
                     check_evaluation(&case.name, &evaluation);
                 }
-                let mut settings = McSettings::new(8, 1);
-                settings.threads = 1;
-                match case.spec.monte_carlo(&settings) {
+                match case.spec.monte_carlo(&McSettings::new(8, 1)) {
                     Ok(evaluation) => check_evaluation(&case.name, &evaluation),
                     Err(e) => panic!("{}: {e}", case.name),
                 }

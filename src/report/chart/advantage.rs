@@ -22,22 +22,24 @@ use super::{
     priority, stem, values_of, varying_keys,
 };
 use crate::report::CaseResult;
+use crate::systems::advantage::metrics::{MISS_TO_STRONG_PER_ENCOUNTER, P_MISS, P_STRONG, P_WEAK};
 use crate::systems::advantage::AdvantageCase;
+use crate::systems::metrics::MetricRef;
 use crate::systems::System;
 
 /// The metrics these charts read (see `super::shows_metric`).
-pub const METRICS_DRAWN: &[&str] = &[
-    "p_miss",
-    "p_weak",
-    "p_strong",
-    "miss_to_strong_per_encounter",
+pub const METRICS_DRAWN: &[MetricRef] = &[
+    MetricRef::One(P_MISS),
+    MetricRef::One(P_WEAK),
+    MetricRef::One(P_STRONG),
+    MetricRef::One(MISS_TO_STRONG_PER_ENCOUNTER),
 ];
 
 pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
     let usable: Vec<&CaseResult> = results
         .iter()
         .copied()
-        .filter(|r| metric_value(r, "p_miss").is_some() && faces(r).is_some())
+        .filter(|r| metric_value(r, P_MISS.name).is_some() && faces(r).is_some())
         .collect();
     if usable.is_empty() {
         return Vec::new();
@@ -227,9 +229,9 @@ fn tiers(results: &[&CaseResult]) -> Chart {
         }
         for r in cases {
             categories.push(input(r, "die").unwrap_or_default());
-            let miss = metric_value(r, "p_miss");
-            let weak = metric_value(r, "p_weak");
-            let strong = metric_value(r, "p_strong");
+            let miss = metric_value(r, P_MISS.name);
+            let weak = metric_value(r, P_WEAK.name);
+            let strong = metric_value(r, P_STRONG.name);
             // Stacked from the bottom: the miss/weak boundary is p_miss;
             // the weak/strong one is 1 - p_strong, whose interval mirrors it.
             let weak_top = strong
@@ -303,7 +305,7 @@ fn miss_to_strong(results: &[&CaseResult]) -> Option<Chart> {
                 .iter()
                 .map(|&f| {
                     let r = cases.iter().find(|r| faces(r) == Some(f))?;
-                    metric_value(r, "miss_to_strong_per_encounter")
+                    metric_value(r, MISS_TO_STRONG_PER_ENCOUNTER.name)
                 })
                 .collect(),
         })
@@ -463,10 +465,10 @@ fn setups(results: &[&CaseResult]) -> Option<Chart> {
             input_int(r, "miss_max").unwrap_or(6),
             input_int(r, "strong_min").unwrap_or(10),
         );
-        Some(per_player_value(r, metric_value(r, "p_strong")?, strong))
+        Some(per_player_value(r, metric_value(r, P_STRONG.name)?, strong))
     });
     let turned = series_of(&|r: &CaseResult| {
-        let v = metric_value(r, "miss_to_strong_per_encounter")?;
+        let v = metric_value(r, MISS_TO_STRONG_PER_ENCOUNTER.name)?;
         let party = input_int(r, "party").unwrap_or(1) as f64;
         Some(Value {
             value: v.value / party,

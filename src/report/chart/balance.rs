@@ -83,7 +83,7 @@ fn series(answer: &BalanceResult) -> Vec<LineSeries> {
 
 /// The target as the chart prints it: a chance as a percentage.
 fn target_text(answer: &BalanceResult) -> String {
-    if answer.metric.starts_with("p_") {
+    if answer.system.declared().is_probability(&answer.metric) {
         labels::chance(&answer.target.into())
     } else {
         labels::number(answer.target)
@@ -92,7 +92,7 @@ fn target_text(answer: &BalanceResult) -> String {
 
 fn chart(table: usize, answers: &[&BalanceResult]) -> Chart {
     let first = answers[0];
-    let probability = first.metric.starts_with("p_");
+    let probability = first.system.declared().is_probability(&first.metric);
     let panels: Vec<Panel> = answers
         .iter()
         .map(|answer| {

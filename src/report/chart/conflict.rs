@@ -11,19 +11,21 @@ use super::model::{
 };
 use super::{distribution, fixed_rules_note, label_of, method_note, share, stem, varying_keys};
 use crate::report::CaseResult;
+use crate::systems::cortex::conflict::metrics as m;
+use crate::systems::metrics::{DistributionDef, MetricRef, DIE_SIZES};
 use crate::systems::System;
 
 /// These charts draw the take-out and final-stress distributions; the
 /// metrics read off them stand for them in the results tables (see
 /// `super::drawn_rank`), the foe's take-out first.
-pub const METRICS_DRAWN: &[&str] = &[
-    "p_foe_out",
-    "p_hero_out",
-    "p_neither",
-    "mean_exchanges",
-    "mean_exchanges_to_foe_out",
-    "p_hero_stressed",
-    "mean_team_dice_left",
+pub const METRICS_DRAWN: &[MetricRef] = &[
+    MetricRef::One(m::P_FOE_OUT),
+    MetricRef::One(m::P_HERO_OUT),
+    MetricRef::One(m::P_NEITHER),
+    MetricRef::One(m::MEAN_EXCHANGES),
+    MetricRef::One(m::MEAN_EXCHANGES_TO_FOE_OUT),
+    MetricRef::One(m::P_HERO_STRESSED),
+    MetricRef::One(m::MEAN_TEAM_DICE_LEFT),
 ];
 
 pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
@@ -34,8 +36,12 @@ pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
     out
 }
 
-/// The two sides, as their distributions and captions name them.
-const SIDES: [(&str, &str); 2] = [("foe", "Foe"), ("hero", "Hero")];
+/// The two sides, as captions name them, with their take-out and
+/// final-stress distributions.
+const SIDES: [(&str, &str, DistributionDef, DistributionDef); 2] = [
+    ("foe", "Foe", m::FOE_OUT_EXCHANGE, m::FINAL_FOE_STRESS),
+    ("hero", "Hero", m::HERO_OUT_EXCHANGE, m::FINAL_HERO_STRESS),
+];
 
 /// Cases grouped by their sweep's name (the text before ": " in a case
 /// name), in report order, each case with its line name: the inputs that
@@ -85,13 +91,13 @@ fn caption(group: &str, side: &str) -> String {
 
 /// P(the side is out by exchange k) for k = 0 .. N: a running total of the
 /// `<side>_out_exchange` rows (outcomes 1 .. N; `never` left out).
-fn out_by_exchange(r: &CaseResult, side: &str) -> Vec<Point> {
+fn out_by_exchange(r: &CaseResult, out: DistributionDef) -> Vec<Point> {
     let mut points = vec![Point {
         x: 0.0,
         y: Value::exact(0.0),
     }];
     let mut total = 0.0;
-    for (outcome, p) in distribution(r, &format!("{side}_out_exchange")) {
+    for (outcome, p) in distribution(r, out.name) {
         if let Ok(k) = outcome.parse::<u32>() {
             total += p;
             points.push(Point {
@@ -110,7 +116,7 @@ fn takeouts(results: &[&CaseResult], groups: &[Group<'_>]) -> Option<Chart> {
     let mut names: Vec<String> = Vec::new();
     let mut panels = Vec::new();
     for g in groups {
-        for (side, title) in SIDES {
+        for (side, title, out, _) in SIDES {
             let mut series = Vec::new();
             let mut exchanges = 1;
             for (r, line) in &g.cases {
@@ -118,7 +124,7 @@ fn takeouts(results: &[&CaseResult], groups: &[Group<'_>]) -> Option<Chart> {
                     names.push(line.clone());
                     names.len() - 1
                 });
-                let points = out_by_exchange(r, side);
+                let points = out_by_exchange(r, out);
                 exchanges = exchanges.max(points.len() - 1);
                 series.push(LineSeries {
                     name: line.clone(),
@@ -168,7 +174,7 @@ fn takeouts(results: &[&CaseResult], groups: &[Group<'_>]) -> Option<Chart> {
 /// The outcomes of `final_*_stress` in table order, with their colours:
 /// no stress grey, d4 .. d12 dark to light, out vermillion.
 fn stress_series() -> Vec<BarSeries> {
-    let sizes = ["d4", "d6", "d8", "d10", "d12"];
+    let sizes = DIE_SIZES;
     let mut series = vec![BarSeries {
         name: "none".into(),
         colour: GREY,
@@ -196,12 +202,12 @@ fn final_stress(results: &[&CaseResult], groups: &[Group<'_>]) -> Option<Chart> 
     let mut panels = Vec::new();
     let mut most_bars = 0;
     for g in groups {
-        for (side, title) in SIDES {
+        for (_, title, _, stress) in SIDES {
             let mut series = stress_series();
             let mut categories = Vec::new();
             for (r, line) in &g.cases {
                 categories.push(line.clone());
-                let rows = distribution(r, &format!("final_{side}_stress"));
+                let rows = distribution(r, stress.name);
                 let parts: Vec<(f64, Option<(f64, f64)>)> = series
                     .iter()
                     .map(|s| {

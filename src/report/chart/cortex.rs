@@ -14,19 +14,24 @@ use super::{
 use crate::balance;
 use crate::dice::Pool;
 use crate::report::CaseResult;
+use crate::systems::cortex::metrics::{
+    POOL_EFFECT, P_BOTCH, P_HITCH, P_REACTION_HITCH, P_SUCCESS, WIN_EFFECT, WIN_EFFECT_BEYOND,
+};
+use crate::systems::metrics::{MetricRef, DIE_SIZES};
 use crate::systems::System;
 
 /// The effect die sizes of docs/cortex.md, smallest first.
-const SIZES: [&str; 5] = ["d4", "d6", "d8", "d10", "d12"];
+const SIZES: [&str; 5] = DIE_SIZES;
 
 /// The metrics these charts read (see `super::shows_metric`).
-pub const METRICS_DRAWN: &[&str] = &[
-    "p_success",
-    "win_effect_",
-    "pool_effect_",
-    "p_hitch",
-    "p_botch",
-    "p_reaction_hitch",
+pub const METRICS_DRAWN: &[MetricRef] = &[
+    MetricRef::One(P_SUCCESS),
+    MetricRef::Family(WIN_EFFECT),
+    MetricRef::One(WIN_EFFECT_BEYOND),
+    MetricRef::Family(POOL_EFFECT),
+    MetricRef::One(P_HITCH),
+    MetricRef::One(P_BOTCH),
+    MetricRef::One(P_REACTION_HITCH),
 ];
 
 pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
@@ -60,7 +65,7 @@ fn heatmap(results: &[&CaseResult]) -> Option<Chart> {
     let opposed: Vec<&CaseResult> = results
         .iter()
         .copied()
-        .filter(|r| opposition(r).is_some() && metric(r, "p_success").is_some())
+        .filter(|r| opposition(r).is_some() && metric(r, P_SUCCESS.name).is_some())
         .collect();
     if opposed.is_empty() {
         return None;
@@ -94,7 +99,7 @@ fn heatmap(results: &[&CaseResult]) -> Option<Chart> {
         let oc = opposition(r).unwrap_or_default();
         let ci = columns.iter().position(|x| *x == oc).unwrap_or(0);
         if cells[ri][ci].is_none() {
-            cells[ri][ci] = metric(r, "p_success");
+            cells[ri][ci] = metric(r, P_SUCCESS.name);
         }
     }
     let by_pool = opposed.iter().any(|r| input(r, "vs").is_some());
@@ -122,14 +127,14 @@ fn heatmap(results: &[&CaseResult]) -> Option<Chart> {
     let mc_note = method_note(&opposed, false);
     let widest = opposed
         .iter()
-        .filter_map(|r| metric_value(r, "p_success").and_then(|v| v.ci))
+        .filter_map(|r| metric_value(r, P_SUCCESS.name).and_then(|v| v.ci))
         .map(|(lo, hi)| (hi - lo) / 2.0)
         .fold(0.0, f64::max);
     chart.notes.push(if widest > 0.0 {
         format!(
-            "{} 95% intervals are within ±{:.2} percentage points.",
+            "{} 95% intervals are within ±{} percentage points.",
             mc_note,
-            widest * 100.0
+            crate::report::format::decimals(widest * 100.0, 2)
         )
     } else {
         mc_note
@@ -182,7 +187,7 @@ fn win_effect(results: &[&CaseResult]) -> Option<Chart> {
     let opposed: Vec<&CaseResult> = results
         .iter()
         .copied()
-        .filter(|r| metric(r, "p_success").is_some())
+        .filter(|r| metric(r, P_SUCCESS.name).is_some())
         .collect();
     if opposed.is_empty() {
         return None;
@@ -224,18 +229,15 @@ fn win_effect(results: &[&CaseResult]) -> Option<Chart> {
             };
             longest = longest.max(label.chars().count());
             categories.push(label);
-            let p_success = metric(r, "p_success").unwrap_or(0.0);
-            let fail_ci = metric_value(r, "p_success")
+            let p_success = metric(r, P_SUCCESS.name).unwrap_or(0.0);
+            let fail_ci = metric_value(r, P_SUCCESS.name)
                 .and_then(|v| v.ci)
                 .map(|(lo, hi)| (1.0 - hi, 1.0 - lo));
             let mut parts = vec![(1.0 - p_success, fail_ci)];
             for size in SIZES {
-                parts.push((
-                    metric(r, &format!("win_effect_{size}")).unwrap_or(0.0),
-                    None,
-                ));
+                parts.push((metric(r, &WIN_EFFECT.name(size)).unwrap_or(0.0), None));
             }
-            parts.push((metric(r, "win_effect_beyond").unwrap_or(0.0), None));
+            parts.push((metric(r, WIN_EFFECT_BEYOND.name).unwrap_or(0.0), None));
             for (s, v) in series.iter_mut().zip(stacked_segments(r, &parts)) {
                 s.values.push(v);
             }
@@ -287,7 +289,9 @@ fn pool_effect(results: &[&CaseResult]) -> Option<Chart> {
     let alone: Vec<&CaseResult> = results
         .iter()
         .copied()
-        .filter(|r| metric(r, "p_success").is_none() && metric(r, "pool_effect_d4").is_some())
+        .filter(|r| {
+            metric(r, P_SUCCESS.name).is_none() && metric(r, &POOL_EFFECT.name(SIZES[0])).is_some()
+        })
         .collect();
     if alone.is_empty() {
         return None;
@@ -300,7 +304,7 @@ fn pool_effect(results: &[&CaseResult]) -> Option<Chart> {
         categories.push(r.case.clone());
         let parts: Vec<(f64, Option<(f64, f64)>)> = SIZES
             .iter()
-            .map(|s| (metric(r, &format!("pool_effect_{s}")).unwrap_or(0.0), None))
+            .map(|s| (metric(r, &POOL_EFFECT.name(s)).unwrap_or(0.0), None))
             .collect();
         for (s, v) in series.iter_mut().zip(stacked_segments(r, &parts)) {
             s.values.push(v);
@@ -335,7 +339,7 @@ fn hitches(results: &[&CaseResult]) -> Option<Chart> {
     let mut pools: Vec<(String, &CaseResult)> = Vec::new();
     for r in results {
         if let Some(pool) = input(r, "pool") {
-            if metric(r, "p_hitch").is_some() && !pools.iter().any(|(p, _)| *p == pool) {
+            if metric(r, P_HITCH.name).is_some() && !pools.iter().any(|(p, _)| *p == pool) {
                 pools.push((pool, r));
             }
         }
@@ -354,8 +358,8 @@ fn hitches(results: &[&CaseResult]) -> Option<Chart> {
         values: Vec::new(),
     };
     for (_, r) in &pools {
-        hitch.values.push(metric_value(r, "p_hitch"));
-        botch.values.push(metric_value(r, "p_botch"));
+        hitch.values.push(metric_value(r, P_HITCH.name));
+        botch.values.push(metric_value(r, P_BOTCH.name));
     }
     let hero = Bars {
         horizontal: true,
@@ -374,7 +378,8 @@ fn hitches(results: &[&CaseResult]) -> Option<Chart> {
     let mut reacting: Vec<(String, &CaseResult)> = Vec::new();
     for r in results {
         if let Some(vs) = input(r, "vs") {
-            if metric(r, "p_reaction_hitch").is_some() && !reacting.iter().any(|(p, _)| *p == vs) {
+            if metric(r, P_REACTION_HITCH.name).is_some() && !reacting.iter().any(|(p, _)| *p == vs)
+            {
                 reacting.push((vs, r));
             }
         }
@@ -390,7 +395,7 @@ fn hitches(results: &[&CaseResult]) -> Option<Chart> {
                 series: vec![BarSeries {
                     values: reacting
                         .iter()
-                        .map(|(_, r)| metric_value(r, "p_reaction_hitch"))
+                        .map(|(_, r)| metric_value(r, P_REACTION_HITCH.name))
                         .collect(),
                     ..hitch.clone()
                 }],

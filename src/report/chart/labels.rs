@@ -5,16 +5,18 @@
 //! at a glance. This is the one place that maps a key to its
 //! phrase; every chart builder goes through [`phrase`] (directly or through
 //! `label_of`, `fixed_rules_note` and the slice note), so a key reads the
-//! same in every chart. Keys are the registry's (`systems::*::KEYS`); a
-//! key with the same name means the same thing in every system that has it
-//! (the Cortex roll rules are shared by rolls, scenes and conflicts), so one
-//! table serves them all. A key this table does not know reads as
-//! "key value", never as `key=value`.
+//! same in every chart. The words are each key's descriptor's (its
+//! `phrase` and `noun`, declared once in the system's `keys.rs`); a key with
+//! the same name means the same thing in every system that has it (the
+//! Cortex roll rules are shared by rolls, scenes and conflicts). A key with
+//! no descriptor fails the tests (`every_input_has_a_descriptor`).
 //!
 //! Values print cleanly: whole numbers without a decimal point (`0`, not
 //! `0.0`), chances as percentages.
 
 use serde_json::Value as Json;
+
+use crate::options::{KeyDef, Phrase, Shown};
 
 /// A value as a chart prints it: strings bare, whole numbers without a
 /// decimal point, other numbers as short as they are exact, switches as
@@ -75,207 +77,104 @@ fn count(value: &Json, one: &str, many: &str) -> String {
     }
 }
 
-/// The phrase for input `key` at `value`, as a chart shows it.
+/// The phrase for input `key` at `value`, as a chart shows it: the words
+/// the key's descriptor declares (`phrase` in the system's `keys.rs`). A key
+/// several systems declare reads in the words of the one that names this
+/// value (`policy` "greedy" is the advantage die's); a key no system
+/// declares is a mistake in the code, which the tests catch.
 pub fn phrase(key: &str, value: &Json) -> String {
-    let v = || value_text(value);
-    let yes = value.as_bool() == Some(true);
-    match key {
-        // Cortex rolls (the Cortex Plus rules text, "Броски" and docs/cortex.md).
-        "pool" => format!("hero pool {}", v()),
-        "vs" => format!("against {}", v()),
-        "difficulty" => format!("difficulty {}", v()),
-        "keep" => format!("{} kept for the total", count(value, "die", "dice")),
-        "reaction_keep" => format!("reaction keeps {}", count(value, "die", "dice")),
-        "ties" => match value.as_str() {
-            Some("action") => "ties go to the action".into(),
-            Some("reaction") => "ties go to the reaction".into(),
-            _ => format!("ties {}", v()),
-        },
-        "heroic_step" => format!(
-            "effect steps up per {} of margin",
-            count(value, "point", "points")
-        ),
-        "effect_step_down" if yes => "effect step-down".into(),
-        "effect_step_down" => "no effect step-down".into(),
-        "plot_points" => count(value, "plot point", "plot points"),
-        // Scenes (docs/cortex.md).
-        "doom" => format!("doom pool starts at {}", v()),
-        "actions" => count(value, "action", "actions"),
-        "end_at_2d12" if yes => "scene ends when the doom pool reaches 2d12".into(),
-        "end_at_2d12" => "doom pool keeps growing past 2d12".into(),
-        // Conflicts (docs/cortex.md).
-        "hero" => format!("hero {}", v()),
-        "foe" => format!("foe {}", v()),
-        "mob" => format!("mob of {}", v()),
-        "exchanges" => format!("at most {}", count(value, "exchange", "exchanges")),
-        "foe_acts" if yes => "the foe acts too".into(),
-        "foe_acts" => "the foe only reacts".into(),
-        "hero_stress_limit" => format!("hero out past {} stress", v()),
-        "foe_stress_limit" => format!("foe out past {} stress", v()),
-        // Storytelling (the Storytelling rules text, docs/storytelling.md).
-        "dice" => count(value, "die", "dice"),
-        "modifier" => format!("modifier {}", signed(value)),
-        "target" => format!("a die succeeds on {}+", v()),
-        "again" => match value.as_i64() {
-            Some(0) => "no again".into(),
-            _ => format!("{}-again", v()),
-        },
-        "rote" if yes => "rote action".into(),
-        "rote" => "not rote".into(),
-        "need" => format!("success at {}", count(value, "success", "successes")),
-        "exceptional" => format!("exceptional at {}", count(value, "success", "successes")),
-        "chance_die_explodes" if yes => "a chance die's 10 rerolls".into(),
-        "chance_die_explodes" => "a chance die's 10 does not reroll".into(),
-        // The advantage die (the advantage-die rules text, docs/advantage.md).
-        "die" => format!("{} advantage die", v()),
-        "stat" => format!("stat {}", signed(value)),
-        "rolls" => format!("{} an encounter", count(value, "roll", "rolls")),
-        "policy" => policy(value),
-        "threshold" => format!("spend once the die shows {}+", v()),
-        "miss_max" => format!("miss on {} or less", v()),
-        "strong_min" => format!("strong hit on {}+", v()),
-        "gain_on" => gains(value),
-        "gain_chance" => format!("{} chance the die grows", chance(value)),
-        "gm_reduce_chance" if value.as_f64() == Some(0.0) => "the GM never shrinks the die".into(),
-        "gm_reduce_chance" => format!("{} chance the GM shrinks the die", chance(value)),
-        "on_use" => match value.as_str() {
-            Some("reset") => "a used die resets to 1".into(),
-            Some("swap") => "a used die takes the replaced die's value".into(),
-            _ => format!("on use {}", v()),
-        },
-        "counters" => match value.as_i64() {
-            Some(2) => "two advantage dice".into(),
-            Some(1) => "one advantage die".into(),
-            _ => format!("{} advantage dice", v()),
-        },
-        "party" => match value.as_i64() {
-            Some(1) => "one player".into(),
-            _ => format!("party of {}", v()),
-        },
-        "share" if yes => "dice shared".into(),
-        "share" => "dice not shared".into(),
-        other => format!("{} {}", other.replace('_', " "), v()),
+    let defs = crate::systems::key_defs_named(key);
+    debug_assert!(!defs.is_empty(), "input `{key}` has no key descriptor");
+    let text = value_text(value);
+    let names_value = |def: &&&KeyDef| match def.phrase {
+        Phrase::Words(words, _) => words.iter().any(|(v, _)| *v == text),
+        _ => false,
+    };
+    match defs.iter().find(names_value).or(defs.first()) {
+        Some(def) => render(&def.phrase, value),
+        None => format!("{} {text}", key.replace('_', " ")),
+    }
+}
+
+/// A key's declared [`Phrase`] at `value`.
+fn render(phrase: &Phrase, value: &Json) -> String {
+    match *phrase {
+        Phrase::Value(text, shown) => {
+            let shown = match shown {
+                Shown::Plain => value_text(value),
+                Shown::Count(one, many) => count(value, one, many),
+                Shown::Signed => signed(value),
+                Shown::Percent => chance(value),
+            };
+            text.replacen("{}", &shown, 1)
+        }
+        Phrase::Switch { on, off } => {
+            if value.as_bool() == Some(true) {
+                on.into()
+            } else {
+                off.into()
+            }
+        }
+        Phrase::Words(words, other) => {
+            let text = value_text(value);
+            match words.iter().find(|(v, _)| *v == text) {
+                Some((_, words)) => (*words).into(),
+                None => render(other, value),
+            }
+        }
+        Phrase::Table {
+            keys,
+            each,
+            all,
+            none,
+            other,
+        } => {
+            let Json::Object(map) = value else {
+                return other.replacen("{}", &value_text(value), 1);
+            };
+            let parts: Vec<String> = map
+                .iter()
+                .filter(|(_, v)| v.as_f64() != Some(0.0))
+                .map(|(k, v)| {
+                    let key = keys
+                        .iter()
+                        .find(|(name, _)| name == k)
+                        .map_or_else(|| k.replace('_', " "), |(_, words)| (*words).into());
+                    each.replace("{value}", &value_text(v))
+                        .replace("{key}", &key)
+                })
+                .collect();
+            if parts.is_empty() {
+                none.into()
+            } else {
+                all.replacen("{}", &parts.join(", "), 1)
+            }
+        }
     }
 }
 
 /// Input `key` as the name of what a balance ladder varies ("which
-/// starting doom pool brings ..."): the key with its underscores as spaces
-/// unless it needs more words to read as a noun.
+/// starting doom pool brings ..."): the `noun` its descriptor declares.
 pub fn key_noun(key: &str) -> String {
-    match key {
-        "vs" => "opposing pool".into(),
-        "pool" | "hero" => "hero pool".into(),
-        "foe" => "foe pool".into(),
-        "doom" => "starting doom pool".into(),
-        "dice" => "number of dice".into(),
-        "plot_points" => "number of plot points".into(),
-        "actions" => "number of actions".into(),
-        "rolls" => "number of rolls an encounter".into(),
-        "die" => "advantage die".into(),
-        other => other.replace('_', " "),
-    }
+    let defs = crate::systems::key_defs_named(key);
+    debug_assert!(!defs.is_empty(), "input `{key}` has no key descriptor");
+    defs.first()
+        .map_or_else(|| key.replace('_', " "), |def| def.noun.into())
 }
 
 /// What metric `name` measures, as a designer would say it ("chance of
-/// success" for `p_success`), for chart titles, axes and legends; a metric
-/// this table does not know reads as its own name. Meanings are the documented
-/// metric lists: Cortex rolls and plot points (docs/cortex.md), Storytelling
-/// (docs/storytelling.md), the advantage die (docs/advantage.md), scenes (docs/cortex.md) and conflicts
-/// (docs/cortex.md). A name several systems share means the same there (Storytelling
-/// successes are dice, scene successes are actions: both are successes).
+/// success" for `p_success`), for chart titles, axes and legends: the
+/// phrase its system declares (`systems::metrics`, one `metrics.rs` per
+/// system). Every name a system produces is declared (the systems' tests
+/// hold each bundled case to that), so the bare name shows only for a name
+/// no system produces, and a debug build stops there.
 pub fn metric_phrase(name: &str) -> String {
-    let known = match name {
-        // Cortex rolls.
-        "p_success" => "chance of success",
-        "p_heroic" => "chance of a heroic success",
-        "p_tie" => "chance of a tie",
-        "p_hitch" => "chance of a hitch",
-        "p_botch" => "chance of a botch",
-        "p_reaction_hitch" => "chance the opposition rolls a hitch",
-        "mean_total" => "average total",
-        "mean_hitches" => "average number of hitches",
-        "mean_margin" => "average margin",
-        "mean_effect_step" => "average effect step on a success (d4 = 0)",
-        "win_effect_beyond" => "chance of success with an effect beyond d12",
-        "mean_plot_points_spent" => "average plot points spent",
-        // Storytelling and scenes.
-        "p_exceptional" => "chance of an exceptional success",
-        "p_dramatic" => "chance of a dramatic failure",
-        "mean_successes" => "average number of successes",
-        "mean_plot_points" => "average plot points earned",
-        "p_ended_early" => "chance the scene ends early",
-        "mean_final_doom_dice" => "average doom dice at the end",
-        // The advantage die.
-        "p_miss" => "share of rolls that miss",
-        "p_weak" => "share of rolls that are weak hits",
-        "p_strong" => "share of rolls that are strong hits",
-        "strong_per_encounter" => "strong hits per encounter",
-        "p_encounter_strong" => "chance of a strong hit in an encounter",
-        "uses_per_encounter" => "advantage dice spent per encounter",
-        "miss_to_strong_per_encounter" => "misses turned into strong hits per encounter",
-        // Conflicts.
-        "p_foe_out" => "chance the foe is taken out",
-        "p_hero_out" => "chance the hero is taken out",
-        "p_neither" => "chance neither is taken out",
-        "p_hero_stressed" => "chance the hero ends stressed or out",
-        "mean_exchanges" => "average exchanges played",
-        "mean_exchanges_to_foe_out" => "average exchanges to take the foe out",
-        "mean_team_dice_left" => "average mob dice left",
-        _ => "",
-    };
-    if !known.is_empty() {
-        return known.into();
-    }
-    // The numbered families: one phrase per member.
-    if let Some(size) = name.strip_prefix("win_effect_") {
-        format!("chance of success with a {size} effect die")
-    } else if let Some(size) = name.strip_prefix("pool_effect_") {
-        format!("chance the effect die is a {size}")
-    } else if let Some(i) = name.strip_prefix("p_success_action_") {
-        format!("chance action {i} succeeds")
-    } else if let Some(n) = name.strip_prefix("p_plot_points_spent_") {
-        format!("chance exactly {n} plot points are spent")
-    } else {
-        name.into()
-    }
-}
-
-/// A spending policy: the Cortex dice choice (docs/cortex.md) or when the
-/// advantage die is spent (docs/advantage.md, step 2).
-fn policy(value: &Json) -> String {
-    match value.as_str() {
-        Some("max-total") => "dice chosen for the highest total".into(),
-        Some("max-effect") => "dice chosen for the largest effect".into(),
-        Some("greedy") => "spend whenever it helps".into(),
-        Some("threshold") => "threshold policy".into(),
-        Some("last") => "spend on the last roll".into(),
-        Some("threshold-or-last") => "spend at the threshold or on the last roll".into(),
-        Some("never") => "no advantage die".into(),
-        _ => format!("policy {}", value_text(value)),
-    }
-}
-
-/// `gain_on = { miss = 1, weak = 0, strong = 0 }` as "the die grows 1 on a
-/// miss" (tiers that gain nothing left out).
-fn gains(value: &Json) -> String {
-    let Json::Object(map) = value else {
-        return format!("gain on {}", value_text(value));
-    };
-    let tier = |k: &str| match k {
-        "miss" => "a miss".to_string(),
-        "weak" => "a weak hit".to_string(),
-        "strong" => "a strong hit".to_string(),
-        other => other.replace('_', " "),
-    };
-    let parts: Vec<String> = map
-        .iter()
-        .filter(|(_, v)| v.as_f64() != Some(0.0))
-        .map(|(k, v)| format!("{} on {}", value_text(v), tier(k)))
-        .collect();
-    if parts.is_empty() {
-        "the die grows on no tier".into()
-    } else {
-        format!("the die grows {}", parts.join(", "))
+    match crate::systems::metrics::describe(name) {
+        Some(described) => described.phrase,
+        None => {
+            debug_assert!(false, "metric {name} has no descriptor");
+            name.into()
+        }
     }
 }
 
@@ -346,7 +245,7 @@ mod tests {
     }
 
     #[test]
-    fn metrics_read_as_words_and_unknown_ones_as_their_name() {
+    fn metrics_read_as_words() {
         assert_eq!(metric_phrase("p_success"), "chance of success");
         assert_eq!(
             metric_phrase("p_success_action_3"),
@@ -356,7 +255,6 @@ mod tests {
             metric_phrase("win_effect_d8"),
             "chance of success with a d8 effect die"
         );
-        assert_eq!(metric_phrase("no_such_metric"), "no_such_metric");
     }
 
     #[test]
@@ -379,6 +277,41 @@ mod tests {
             let words = metric_phrase(name);
             assert!(!words.contains('_'), "{name}: {words}");
         }
+    }
+
+    #[test]
+    fn every_input_has_a_descriptor() {
+        // Every key of every system has words, with every placeholder filled.
+        let samples = [json!(0), json!(1), json!(2), json!(true), json!("d8")];
+        for system in crate::systems::System::ALL {
+            for key in system.keys() {
+                assert!(!crate::systems::key_defs_named(key).is_empty(), "{key}");
+                for v in &samples {
+                    let p = phrase(key, v);
+                    assert!(!p.contains('{') && !p.trim().is_empty(), "{key}: {p}");
+                }
+                assert!(!key_noun(key).contains('_'), "{key}");
+            }
+        }
+        assert_eq!(
+            phrase("policy", &json!("greedy")),
+            "spend whenever it helps"
+        );
+        assert_eq!(
+            phrase("policy", &json!("max-effect")),
+            "dice chosen for the largest effect"
+        );
+        assert_eq!(phrase("again", &json!(0)), "no again");
+        assert_eq!(phrase("again", &json!(9)), "9-again");
+        assert_eq!(phrase("counters", &json!(2)), "two advantage dice");
+        assert_eq!(key_noun("doom"), "starting doom pool");
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "has no key descriptor")]
+    fn a_key_with_no_descriptor_fails() {
+        phrase("tiez", &json!("action"));
     }
 
     #[test]

@@ -13,14 +13,14 @@
 //! (with `--method both` a case appears twice), else the Monte Carlo one,
 //! whose 95% intervals are drawn as error bars.
 
-pub mod model;
+pub(crate) mod model;
 pub mod render;
 
 mod advantage;
 mod balance;
 mod conflict;
 mod cortex;
-pub mod labels;
+pub(crate) mod labels;
 mod plot_points;
 mod scene;
 mod storytelling;
@@ -28,8 +28,10 @@ mod totals;
 
 use serde_json::Value as Json;
 
+use super::format::thousands;
 use super::{CaseResult, MethodUsed, Report};
 use crate::stats;
+use crate::systems::metrics::MetricRef;
 use crate::systems::System;
 pub use model::Chart;
 
@@ -109,22 +111,16 @@ pub fn is_chart_file(name: &str) -> bool {
 /// Where `metric` comes among the metrics a system's charts draw (its
 /// builder's list, the headline first), or `None` when they do not draw
 /// it; the publishing pages' results tables show these, in this order.
-/// A listed name ending in `_` stands for every metric it begins.
+/// A listed family stands for every metric of it.
 pub fn drawn_rank(system: System, metric: &str) -> Option<usize> {
-    let drawn: &[&str] = match system {
+    let drawn: &[MetricRef] = match system {
         System::Cortex => cortex::METRICS_DRAWN,
         System::CortexScene => scene::METRICS_DRAWN,
         System::Storytelling => storytelling::METRICS_DRAWN,
         System::Advantage => advantage::METRICS_DRAWN,
         System::CortexConflict => conflict::METRICS_DRAWN,
     };
-    drawn.iter().position(|d| {
-        if d.ends_with('_') {
-            metric.starts_with(d)
-        } else {
-            metric == *d
-        }
-    })
+    drawn.iter().position(|d| d.matches(metric))
 }
 
 /// The chart files of a report: `<stem>.png` and `<stem>.svg` per chart.
@@ -165,19 +161,16 @@ pub fn chosen(report: &Report, system: System) -> Vec<&CaseResult> {
 
 /// A metric's value.
 pub fn metric(r: &CaseResult, name: &str) -> Option<f64> {
-    r.evaluation
-        .metrics
-        .iter()
-        .find(|m| m.name == name)
-        .and_then(|m| m.value)
+    r.value(name)
 }
 
 /// A metric's value with its 95% interval (Monte Carlo only).
 pub fn metric_value(r: &CaseResult, name: &str) -> Option<model::Value> {
-    let i = r.evaluation.metrics.iter().position(|m| m.name == name)?;
-    let value = r.evaluation.metrics[i].value?;
-    let ci = r.ci95.get(i).copied().flatten();
-    Some(model::Value { value, ci })
+    let m = r.metric(name)?;
+    Some(model::Value {
+        value: m.value()?,
+        ci: m.ci95,
+    })
 }
 
 /// A proportion of all trials with its Wilson 95% interval when the result
@@ -195,12 +188,36 @@ pub fn share(r: &CaseResult, p: f64) -> model::Value {
 
 /// The rows of one distribution variable: `(outcome, probability)`.
 pub fn distribution<'a>(r: &'a CaseResult, variable: &str) -> Vec<(&'a str, f64)> {
-    r.evaluation
-        .rows
+    r.rows
         .iter()
         .filter(|row| row.variable == variable)
         .map(|row| (row.outcome.as_str(), row.probability))
         .collect()
+}
+
+/// `(n, P(variable >= n))` for each whole-number outcome of a variable,
+/// lowest first: `distributions.csv`'s `at_least` column, from the one rule
+/// that makes it ([`crate::distribution::at_least`]), so a chart's tail is
+/// the table's to the last bit.
+pub fn at_least_of(r: &CaseResult, variable: &str) -> Vec<(i64, f64)> {
+    let rows = &r.rows;
+    let mut out: Vec<(i64, f64)> = rows
+        .iter()
+        .zip(crate::distribution::at_least(rows))
+        .filter(|(row, _)| row.variable == variable)
+        .filter_map(|(row, p)| Some((row.outcome.parse().ok()?, p?)))
+        .collect();
+    out.sort_by_key(|(n, _)| *n);
+    out
+}
+
+/// P(X >= k) read from a variable's [`at_least_of`]: the tail at the lowest
+/// outcome from `k` up, 0 past the highest.
+pub fn tail_from(at_least: &[(i64, f64)], k: i64) -> f64 {
+    at_least
+        .iter()
+        .find(|(n, _)| *n >= k)
+        .map_or(0.0, |&(_, p)| p)
 }
 
 /// An input as text: strings bare, numbers and booleans as written, tables
@@ -505,19 +522,6 @@ pub fn width_for(columns: usize) -> u32 {
         2 => 1600,
         _ => 1800,
     }
-}
-
-/// `1000000` as "1,000,000".
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

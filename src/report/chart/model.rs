@@ -320,45 +320,17 @@ pub fn line_legend(series: &[LineSeries]) -> Vec<LegendItem> {
         .collect()
 }
 
-/// A probability as a short percentage: "89.8%", "3.5%", "0.26%", "<0.01%".
-pub fn percent(p: f64) -> String {
-    let pct = p * 100.0;
-    if pct == 0.0 {
-        "0%".into()
-    } else if (99.95..100.0).contains(&pct) {
-        ">99.9%".into()
-    } else if pct >= 0.995 {
-        format!("{pct:.1}%")
-    } else if pct >= 0.01 {
-        format!("{pct:.2}%")
-    } else {
-        "<0.01%".into()
-    }
-}
-
-/// Formats an axis value.
+/// Formats a value on an axis of this format (docs/reports.md, "Numbers").
 pub fn format_value(format: Format, v: f64) -> String {
     match format {
-        Format::Percent => percent(v),
-        Format::Number(d) => format!("{v:.d$}"),
+        Format::Percent => crate::report::format::percent(v),
+        Format::Number(d) => crate::report::format::decimals(v, d),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn percentages_read_well() {
-        assert_eq!(percent(0.8978), "89.8%");
-        assert_eq!(percent(0.0347), "3.5%");
-        assert_eq!(percent(0.06), "6.0%");
-        assert_eq!(percent(1.0 / 384.0), "0.26%");
-        assert_eq!(percent(0.0), "0%");
-        assert_eq!(percent(1e-7), "<0.01%");
-        assert_eq!(percent(1.0), "100.0%");
-        assert_eq!(percent(0.99999), ">99.9%");
-    }
 
     #[test]
     fn sequential_scale_runs_dark_to_light() {

@@ -9,6 +9,7 @@ use super::{
     varying_keys, width_for,
 };
 use crate::report::CaseResult;
+use crate::systems::cortex::metrics::P_SUCCESS;
 use crate::systems::System;
 
 /// Height of one row of panels.
@@ -31,7 +32,7 @@ pub fn chart(results: &[&CaseResult]) -> Option<Chart> {
         .filter(|r| {
             input_int(r, "plot_points").is_some()
                 && input_int(r, "difficulty").is_some()
-                && metric_value(r, "p_success").is_some()
+                && metric_value(r, P_SUCCESS.name).is_some()
         })
         .collect();
     if cases.is_empty() {
@@ -71,7 +72,7 @@ pub fn chart(results: &[&CaseResult]) -> Option<Chart> {
                     .filter_map(|r| {
                         Some(Point {
                             x: input_int(r, "difficulty")? as f64,
-                            y: metric_value(r, "p_success")?,
+                            y: metric_value(r, P_SUCCESS.name)?,
                         })
                     })
                     .collect();

@@ -13,13 +13,15 @@ use super::{
 };
 use crate::dice::Pool;
 use crate::report::CaseResult;
+use crate::systems::cortex::scene_metrics as m;
+use crate::systems::metrics::MetricRef;
 use crate::systems::System;
 
 /// Outcomes shown per final-doom panel; the rest are gathered as "other".
 const TOP_OUTCOMES: usize = 10;
 
 /// The metrics these charts read (see `super::shows_metric`).
-pub const METRICS_DRAWN: &[&str] = &["p_success_action_"];
+pub const METRICS_DRAWN: &[MetricRef] = &[MetricRef::Family(m::P_SUCCESS_ACTION)];
 
 pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
     let mut out = Vec::new();
@@ -48,7 +50,7 @@ fn series_names(results: &[&CaseResult]) -> Vec<String> {
 fn success_points(r: &CaseResult) -> Vec<Point> {
     (1..)
         .map_while(|i| {
-            metric_value(r, &format!("p_success_action_{i}")).map(|y| Point { x: i as f64, y })
+            metric_value(r, &m::P_SUCCESS_ACTION.name(i)).map(|y| Point { x: i as f64, y })
         })
         .collect()
 }
@@ -224,7 +226,7 @@ fn final_doom(results: &[&CaseResult]) -> Option<Chart> {
     let cases: Vec<&CaseResult> = results
         .iter()
         .copied()
-        .filter(|r| !distribution(r, "final_doom").is_empty())
+        .filter(|r| !distribution(r, m::FINAL_DOOM.name).is_empty())
         .collect();
     if cases.is_empty() {
         return None;
@@ -243,7 +245,7 @@ fn final_doom(results: &[&CaseResult]) -> Option<Chart> {
     let mut global_max: f64 = 0.0;
     let mut most_bars = 0;
     for (r, name) in slice.cases.iter().zip(names) {
-        let mut rows: Vec<(String, f64)> = distribution(r, "final_doom")
+        let mut rows: Vec<(String, f64)> = distribution(r, m::FINAL_DOOM.name)
             .into_iter()
             .map(|(o, p)| (o.to_string(), p))
             .collect();

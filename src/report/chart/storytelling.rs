@@ -9,10 +9,12 @@ use super::model::{
     Plot, Point, MIN_HEIGHT, MIN_WIDTH,
 };
 use super::{
-    columns_for, distribution, fixed_rules_note, input_int, labels, method_note, share, stem,
-    varying_keys, width_for,
+    at_least_of, columns_for, distribution, fixed_rules_note, input_int, labels, method_note,
+    share, stem, tail_from, varying_keys, width_for,
 };
 use crate::report::CaseResult;
+use crate::systems::metrics::MetricRef;
+use crate::systems::storytelling::metrics as m;
 use crate::systems::System;
 
 /// The k of the P(at least k) panels: the columns of the published
@@ -27,7 +29,11 @@ const NOT_VARIANT: [&str; 4] = ["dice", "modifier", "need", "exceptional"];
 /// metrics read off it (at least `need`, at least `exceptional`, and the
 /// chance die's dramatic failure) stand for it in the results tables
 /// (see `super::shows_metric`).
-pub const METRICS_DRAWN: &[&str] = &["p_success", "p_exceptional", "p_dramatic"];
+pub const METRICS_DRAWN: &[MetricRef] = &[
+    MetricRef::One(m::P_SUCCESS),
+    MetricRef::One(m::P_EXCEPTIONAL),
+    MetricRef::One(m::P_DRAMATIC),
+];
 
 pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
     let usable: Vec<&CaseResult> = results
@@ -43,14 +49,15 @@ pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
 
 /// `(successes, probability)` of a result.
 fn successes(r: &CaseResult) -> Vec<(i64, f64)> {
-    distribution(r, "successes")
+    distribution(r, m::SUCCESSES.name)
         .into_iter()
         .filter_map(|(o, p)| o.parse::<i64>().ok().map(|k| (k, p)))
         .collect()
 }
 
-fn at_least_k(dist: &[(i64, f64)], k: i64) -> f64 {
-    dist.iter().filter(|(o, _)| *o >= k).map(|(_, p)| p).sum()
+/// `(k, P(successes >= k))` of a result (`distributions.csv`'s `at_least`).
+fn at_least_k(r: &CaseResult) -> Vec<(i64, f64)> {
+    at_least_of(r, "successes")
 }
 
 /// Dice rolled: `dice + modifier`, 0 for the chance die.
@@ -131,7 +138,7 @@ fn at_least(results: &[&CaseResult]) -> Chart {
                 if points.iter().any(|p| p.x == x) {
                     continue;
                 }
-                let p = at_least_k(&successes(r), k);
+                let p = tail_from(&at_least_k(r), k);
                 points.push(Point { x, y: share(r, p) });
             }
             series.push(LineSeries {
@@ -230,14 +237,14 @@ fn distributions(results: &[&CaseResult]) -> Chart {
         .iter()
         .flat_map(|(_, cases)| cases.iter().flatten().copied())
         .collect();
-    let dists: Vec<Vec<(i64, f64)>> = drawn.iter().map(|r| successes(r)).collect();
+    let tails: Vec<Vec<(i64, f64)>> = drawn.iter().map(|r| at_least_k(r)).collect();
     // Show counts up to where every pool's tail is below half a percent;
     // the last bar gathers the rest ("6+").
     let mut top = 2;
-    while top < 12 && dists.iter().any(|d| at_least_k(d, top) > 0.005) {
+    while top < 12 && tails.iter().any(|t| tail_from(t, top) > 0.005) {
         top += 1;
     }
-    let tail = dists.iter().any(|d| at_least_k(d, top) > 0.0);
+    let tail = tails.iter().any(|t| tail_from(t, top) > 0.0);
     let mut categories: Vec<String> = (0..top).map(|k| k.to_string()).collect();
     if tail {
         categories.push(format!("{top}+"));
@@ -251,7 +258,7 @@ fn distributions(results: &[&CaseResult]) -> Chart {
             })
             .collect();
         if tail {
-            values.push(Some(share(r, at_least_k(&d, top))));
+            values.push(Some(share(r, tail_from(&at_least_k(r), top))));
         }
         values
     };

@@ -135,38 +135,84 @@ fn cortex_heatmap_holds_each_exact_p_success() {
         chart.notes
     );
     assert_eq!(chart.notes.last().unwrap(), "Exact probabilities.");
-    // The SVG prints the value of a cell.
+    // The SVG prints every cell's value as a text of its own.
     let svg = render::svg(chart).unwrap();
-    let v = model::percent(h.cells[0][0].unwrap());
-    assert!(
-        svg.contains(&format!(">\n{v}\n<")) || svg.contains(&v),
-        "{v}"
-    );
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let texts: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text())
+        .map(str::trim)
+        .collect();
+    for value in h.cells.iter().flatten().flatten() {
+        let v = crate::report::format::percent(*value);
+        assert!(texts.contains(&v.as_str()), "{v} not printed: {texts:?}");
+    }
 }
 
+/// Each segment is the case's `win_effect` row of its name (the failure
+/// segment the `fail` row, which the tally counts apart from the
+/// successes), and the failure segment's interval is `p_success`'s mirrored.
 #[test]
-fn stacked_bars_add_up_and_carry_intervals_for_monte_carlo() {
+fn stacked_bars_are_the_win_effect_rows_and_carry_intervals_for_monte_carlo() {
     let report = fixture::cortex(true, false);
     let charts = charts(&report);
     let chart = find(&charts, "cortex-effect-die");
-    let Plot::Bars(bars) = &chart.panels[0].plot else {
-        panic!("not bars")
-    };
-    assert!(bars.stacked && bars.horizontal);
-    assert_eq!(bars.series[0].name, "action fails");
-    assert_eq!(bars.series.len(), 7);
-    for c in 0..bars.categories.len() {
-        let total: f64 = bars
-            .series
+    // One panel per hero pool in report order, a bar per opposed case.
+    let opposed: Vec<&CaseResult> = chosen(&report, System::Cortex)
+        .into_iter()
+        .filter(|r| metric(r, "p_success").is_some())
+        .collect();
+    let mut pools: Vec<String> = Vec::new();
+    for r in &opposed {
+        pools.extend(input(r, "pool").filter(|p| !pools.contains(p)));
+    }
+    assert_eq!(chart.panels.len(), pools.len());
+    for (panel, pool) in chart.panels.iter().zip(&pools) {
+        let Plot::Bars(bars) = &panel.plot else {
+            panic!("not bars")
+        };
+        assert!(bars.stacked && bars.horizontal);
+        assert_eq!(bars.series[0].name, "action fails");
+        let cases: Vec<&&CaseResult> = opposed
             .iter()
-            .filter_map(|s| s.values[c])
-            .map(|v| v.value)
-            .sum();
-        assert!((total - 1.0).abs() < 1e-9, "{total}");
-        // The first boundary's interval mirrors p_success's.
-        let fail = bars.series[0].values[c].unwrap();
-        let (lo, hi) = fail.ci.expect("Monte Carlo intervals");
-        assert!(lo <= fail.value && fail.value <= hi);
+            .filter(|r| input(r, "pool").as_ref() == Some(pool))
+            .collect();
+        assert_eq!(bars.categories.len(), cases.len());
+        for (c, r) in cases.iter().enumerate() {
+            let rows = distribution(r, "win_effect");
+            for s in &bars.series {
+                let row = match s.name.as_str() {
+                    "action fails" => "fail",
+                    "beyond d12 (heroic)" => "d12+",
+                    name => name.strip_prefix("succeeds, ").expect("a die"),
+                };
+                let expected: f64 = rows
+                    .iter()
+                    .filter(|(o, _)| match row {
+                        "d12+" => o.starts_with("d12+"),
+                        row => *o == row,
+                    })
+                    .map(|(_, p)| p)
+                    .sum();
+                let value = s.values[c].map_or(0.0, |v| v.value);
+                assert!(
+                    (value - expected).abs() < 1e-12,
+                    "{}: {} is {value}, its row {expected}",
+                    r.case,
+                    s.name
+                );
+            }
+            let fail = bars.series[0].values[c].unwrap();
+            let (lo, hi) = fail.ci.expect("Monte Carlo intervals");
+            let (s_lo, s_hi) = metric_value(r, "p_success").unwrap().ci.unwrap();
+            assert_eq!((lo, hi), (1.0 - s_hi, 1.0 - s_lo));
+            assert!(
+                lo < fail.value && fail.value < hi,
+                "{lo} {} {hi}",
+                fail.value
+            );
+        }
     }
     assert!(chart.notes.last().unwrap().contains("4,000 trials"));
     assert!(chart.legend.len() >= 2);
@@ -221,9 +267,20 @@ fn storytelling_lines_are_per_variant_with_the_chance_die_at_zero() {
         "five spread pools of the first variant"
     );
     assert!(bars.categories.last().unwrap().ends_with('+'));
+    // No success: every die below 8 (0.7 each), or the chance die not a
+    // 10 (docs/storytelling.md); rerolls only follow successes.
+    assert_eq!(bars.categories[0], "0");
     for s in &bars.series {
-        let total: f64 = s.values.iter().flatten().map(|v| v.value).sum();
-        assert!((total - 1.0).abs() < 1e-9);
+        let expected = match s.name.as_str() {
+            "chance die" => 0.9,
+            "1 die" => 0.7,
+            name => {
+                let n: i32 = name.strip_suffix(" dice").unwrap().parse().unwrap();
+                0.7f64.powi(n)
+            }
+        };
+        let none = s.values[0].unwrap().value;
+        assert!((none - expected).abs() < 1e-12, "{}: {none}", s.name);
     }
 }
 
@@ -294,13 +351,15 @@ fn advantage_panels_per_policy_with_the_no_die_baseline() {
     assert_eq!(bars.series.len(), 3);
     assert_eq!(bars.categories, ["d4", "d6", "d8"]);
     // A d4 replacing the lower die never lifts a miss (6 or less) to a
-    // strong hit (10 or more): a note says so where its bars would be.
-    let d4_zero = bars
+    // strong hit (10 or more: the higher die would need 6 with the lower
+    // at 0): a note says so where its bars would be.
+    assert!(bars
         .series
         .iter()
-        .all(|s| s.values[0].unwrap().value == 0.0);
+        .all(|s| s.values[0].unwrap().value == 0.0));
+    assert!(bars.series.iter().all(|s| s.values[1].unwrap().value > 0.0));
     let noted = chart.notes.iter().any(|n| n.starts_with("No bar for d4"));
-    assert_eq!(d4_zero, noted, "{:?}", chart.notes);
+    assert!(noted, "{:?}", chart.notes);
 }
 
 #[test]
@@ -605,16 +664,23 @@ fn cortex_totals_at_least_read_the_at_least_column() {
     };
     let names: Vec<_> = lines.series.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["d8 2d6", "d10 d8 d6", "d12 d10 d8 d6"]);
+    // Each point is P(total >= x), summed here from the total rows.
     let r = chosen(&report, System::Cortex)[0];
-    let rows = &r.evaluation.rows;
-    let column = crate::distribution::at_least(rows);
+    let totals: Vec<(i64, f64)> = distribution(r, "total")
+        .into_iter()
+        .map(|(o, p)| (o.parse().unwrap(), p))
+        .collect();
+    assert!(lines.series[0].points.len() > 5);
     for p in &lines.series[0].points {
-        let i = rows
+        let tail: f64 = totals
             .iter()
-            .position(|row| row.variable == "total" && row.outcome == (p.x as i64).to_string())
-            .unwrap();
-        assert_eq!(Some(p.y.value), column[i]);
+            .filter(|(t, _)| *t >= p.x as i64)
+            .map(|(_, q)| q)
+            .sum();
+        assert!((p.y.value - tail).abs() < 1e-12, "{}: {}", p.x, p.y.value);
     }
+    // From a total of 1: a total of 0 (a botch) is always reached.
+    assert_eq!(lines.series[0].points[0].x, 1.0);
 }
 
 #[test]

@@ -5,8 +5,9 @@
 //! ([`crate::distribution::at_least`]).
 
 use super::model::{line_legend, palette, Axis, Chart, LineSeries, Lines, Plot, Point};
-use super::{fixed_rules_note, input, label_of, method_note, share, stem, varying_keys};
-use crate::distribution::at_least;
+use super::{
+    at_least_of, fixed_rules_note, input, label_of, method_note, share, stem, varying_keys,
+};
 use crate::report::CaseResult;
 use crate::systems::System;
 
@@ -17,15 +18,7 @@ const TOTAL_KEYS: [&str; 3] = ["pool", "keep", "policy"];
 
 /// `(total, P(total >= total))` of a result, lowest total first.
 fn tail(r: &CaseResult) -> Vec<(i64, f64)> {
-    let rows = &r.evaluation.rows;
-    let mut out: Vec<(i64, f64)> = rows
-        .iter()
-        .zip(at_least(rows))
-        .filter(|(row, _)| row.variable == "total")
-        .filter_map(|(row, p)| Some((row.outcome.parse().ok()?, p?)))
-        .collect();
-    out.sort_by_key(|(n, _)| *n);
-    out
+    at_least_of(r, "total")
 }
 
 pub fn chart(results: &[&CaseResult]) -> Option<Chart> {

@@ -348,9 +348,7 @@ mod tests {
     use crate::systems::advantage::{OnUse, Policy, Tier};
 
     fn metric(metrics: &[Metric], name: &str) -> f64 {
-        metrics
-            .iter()
-            .find(|m| m.name == name)
+        crate::distribution::metric(metrics, name)
             .and_then(|m| m.value)
             .unwrap_or_else(|| panic!("no metric {name}"))
     }

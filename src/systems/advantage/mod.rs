@@ -19,6 +19,8 @@
 //! the case, its options and its metrics.
 
 mod exact;
+pub(crate) mod keys;
+pub(crate) mod metrics;
 mod rules;
 mod sample;
 mod states;
@@ -28,28 +30,15 @@ use serde_json::{json, Map, Value};
 use crate::distribution::{DistRow, Evaluation, Hist, Metric, Spread};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
-use crate::options::{allowed, did_you_mean, KeyStyle, OptionError, Options, RawValue};
+use crate::options::{allowed, did_you_mean, Choice, KeyStyle, OptionError, Options, RawValue};
 
 use super::SystemCase;
+use keys::{
+    COUNTERS, DIE, GAIN_CHANCE, GAIN_ON, GM_REDUCE_CHANCE, MISS_MAX, ON_USE, PARTY, POLICY, ROLLS,
+    SHARE, STAT, STRONG_MIN, THRESHOLD,
+};
+use metrics as m;
 pub use rules::RollOutcome;
-
-/// The keys an advantage case accepts.
-pub const KEYS: &[&str] = &[
-    "die",
-    "stat",
-    "rolls",
-    "policy",
-    "threshold",
-    "gain_on",
-    "gain_chance",
-    "gm_reduce_chance",
-    "miss_max",
-    "strong_min",
-    "on_use",
-    "counters",
-    "party",
-    "share",
-];
 
 /// The advantage die sizes docs/advantage.md allows (d4, d6 default, d8; d10 and d12).
 pub const DIE_SIZES: &[u8] = &[4, 6, 8, 10, 12];
@@ -108,18 +97,51 @@ pub enum Policy {
     Never,
 }
 
+/// The word a `policy` key gives, before a threshold policy is given its
+/// `threshold`: what the key's choice is read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spending {
+    Greedy,
+    Threshold,
+    Last,
+    ThresholdOrLast,
+    Never,
+}
+
+impl Choice for Spending {
+    const ALL: &'static [Spending] = &[
+        Spending::Greedy,
+        Spending::Threshold,
+        Spending::Last,
+        Spending::ThresholdOrLast,
+        Spending::Never,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Spending::Greedy => "greedy",
+            Spending::Threshold => "threshold",
+            Spending::Last => "last",
+            Spending::ThresholdOrLast => "threshold-or-last",
+            Spending::Never => "never",
+        }
+    }
+}
+
 impl Policy {
-    pub const NAMES: &'static [&'static str] =
-        &["greedy", "threshold", "last", "threshold-or-last", "never"];
+    /// The policy's word, as its key is written.
+    pub fn spending(self) -> Spending {
+        match self {
+            Policy::Greedy => Spending::Greedy,
+            Policy::Threshold(_) => Spending::Threshold,
+            Policy::Last => Spending::Last,
+            Policy::ThresholdOrLast(_) => Spending::ThresholdOrLast,
+            Policy::Never => Spending::Never,
+        }
+    }
 
     pub fn name(self) -> &'static str {
-        match self {
-            Policy::Greedy => "greedy",
-            Policy::Threshold(_) => "threshold",
-            Policy::Last => "last",
-            Policy::ThresholdOrLast(_) => "threshold-or-last",
-            Policy::Never => "never",
-        }
+        self.spending().name()
     }
 
     /// The threshold of `threshold` and `threshold-or-last`.
@@ -141,8 +163,10 @@ pub enum OnUse {
     Swap,
 }
 
-impl OnUse {
-    pub fn name(self) -> &'static str {
+impl Choice for OnUse {
+    const ALL: &'static [OnUse] = &[OnUse::Reset, OnUse::Swap];
+
+    fn name(self) -> &'static str {
         match self {
             OnUse::Reset => "reset",
             OnUse::Swap => "swap",
@@ -218,43 +242,44 @@ fn gain_key(options: &Options, tier: &str) -> String {
 impl AdvantageCase {
     pub fn from_options(mut options: Options) -> Result<AdvantageCase, OptionError> {
         let mut case = AdvantageCase::default();
-        if let Some((text, item)) = options.string("die")? {
+        if let Some((text, item)) = options.string(&DIE)? {
             case.die = parse_die(&text).ok_or_else(|| {
                 options.error_at(
                     &item,
                     format!(
                         "{} is \"{text}\"; the advantage die is d4, d6, d8, d10 or d12",
-                        options.key_name("die")
+                        options.key_name(&DIE)
                     ),
                 )
             })?;
         }
-        if let Some(stat) = options.int("stat", -MAX_MODIFIER, MAX_MODIFIER)? {
+        if let Some(stat) = options.int_of(&STAT)? {
             case.stat = stat as i32;
         }
-        if let Some(rolls) = options.int("rolls", 1, MAX_ROLLS)? {
+        if let Some(rolls) = options.int_of(&ROLLS)? {
             case.rolls = rolls as u32;
         }
-        let policy = options.choice("policy", Policy::NAMES)?.unwrap_or("greedy");
-        let threshold_item = options.take("threshold");
-        case.policy = match policy {
-            "threshold" | "threshold-or-last" => {
+        let policy = options.choice_of(&POLICY)?.unwrap_or(Spending::Greedy);
+        let threshold_item = options.take(&THRESHOLD);
+        let threshold = match policy {
+            Spending::Threshold | Spending::ThresholdOrLast => {
                 let Some(item) = threshold_item else {
                     return Err(options.case_error(format!(
-                        "{} \"{policy}\" needs {}, the least counter value worth spending (1 to {}, the die size)",
-                        options.key_name("policy"),
-                        options.key_name("threshold"),
+                        "{} \"{}\" needs {}, the least counter value worth spending (1 to {}, the die size)",
+                        options.key_name(&POLICY),
+                        policy.name(),
+                        options.key_name(&THRESHOLD),
                         case.die
                     )));
                 };
-                let t = match item.value {
+                match item.value {
                     RawValue::Int(t) if (1..=i64::from(case.die)).contains(&t) => t as u8,
                     RawValue::Int(t) => {
                         return Err(options.error_at(
                             &item,
                             format!(
                                 "{} must be a whole number from 1 to {} (the d{}'s size), not {t}",
-                                options.key_name("threshold"),
+                                options.key_name(&THRESHOLD),
                                 case.die,
                                 case.die
                             ),
@@ -265,20 +290,15 @@ impl AdvantageCase {
                             &item,
                             format!(
                                 "{} must be a whole number from 1 to {}, not {}",
-                                options.key_name("threshold"),
+                                options.key_name(&THRESHOLD),
                                 case.die,
                                 other.type_name()
                             ),
                         ))
                     }
-                };
-                if policy == "threshold" {
-                    Policy::Threshold(t)
-                } else {
-                    Policy::ThresholdOrLast(t)
                 }
             }
-            other => {
+            Spending::Greedy | Spending::Last | Spending::Never => {
                 // A threshold from the defaults table is simply not used by
                 // other policies (as a default `vs` gives way to a case's
                 // `difficulty`); one written on the case itself is a mistake.
@@ -286,27 +306,31 @@ impl AdvantageCase {
                     return Err(options.error_at(
                         &item,
                         format!(
-                            "{} only applies with {} \"threshold\" or \"threshold-or-last\", not \"{other}\"",
-                            options.key_name("threshold"),
-                            options.key_name("policy")
+                            "{} only applies with {} \"threshold\" or \"threshold-or-last\", not \"{}\"",
+                            options.key_name(&THRESHOLD),
+                            options.key_name(&POLICY),
+                            policy.name()
                         ),
                     ));
                 }
-                match other {
-                    "last" => Policy::Last,
-                    "never" => Policy::Never,
-                    _ => Policy::Greedy,
-                }
+                0
             }
         };
-        if let Some((entries, _)) = options.table("gain_on")? {
+        case.policy = match policy {
+            Spending::Greedy => Policy::Greedy,
+            Spending::Threshold => Policy::Threshold(threshold),
+            Spending::Last => Policy::Last,
+            Spending::ThresholdOrLast => Policy::ThresholdOrLast(threshold),
+            Spending::Never => Policy::Never,
+        };
+        if let Some((entries, _)) = options.table(&GAIN_ON)? {
             for (tier, item) in &entries {
                 let Some(index) = Tier::ALL.iter().position(|t| t.name() == tier) else {
                     return Err(options.error_at(
                         item,
                         format!(
                             "unknown tier `{tier}` in {}{}; {}",
-                            options.key_name("gain_on"),
+                            options.key_name(&GAIN_ON),
                             did_you_mean(tier, Tier::ALL.map(Tier::name)),
                             allowed(Tier::ALL.map(Tier::name))
                         ),
@@ -332,25 +356,25 @@ impl AdvantageCase {
                 };
             }
         }
-        if let Some(p) = options.float("gain_chance", 0.0, 1.0)? {
+        if let Some(p) = options.float_of(&GAIN_CHANCE)? {
             case.gain_chance = p;
         }
-        if let Some(p) = options.float("gm_reduce_chance", 0.0, 1.0)? {
+        if let Some(p) = options.float_of(&GM_REDUCE_CHANCE)? {
             case.gm_reduce_chance = p;
         }
-        let miss_item = options.take("miss_max");
-        if let Some(m) = options.int("miss_max", -MAX_MODIFIER, MAX_MODIFIER)? {
+        let miss_item = options.take(&MISS_MAX);
+        if let Some(m) = options.int_of(&MISS_MAX)? {
             case.miss_max = m as i32;
         }
-        if let Some(s) = options.int("strong_min", -MAX_MODIFIER, MAX_MODIFIER)? {
+        if let Some(s) = options.int_of(&STRONG_MIN)? {
             case.strong_min = s as i32;
         }
         if case.miss_max >= case.strong_min {
             let message = format!(
                 "{} ({}) must be below {} ({}): a total is a miss at or below the one and a strong hit at or above the other",
-                options.key_name("miss_max"),
+                options.key_name(&MISS_MAX),
                 case.miss_max,
-                options.key_name("strong_min"),
+                options.key_name(&STRONG_MIN),
                 case.strong_min
             );
             return Err(match miss_item {
@@ -358,12 +382,8 @@ impl AdvantageCase {
                 None => options.case_error(message),
             });
         }
-        if let Some(on_use) = options.choice("on_use", &["reset", "swap"])? {
-            case.on_use = if on_use == "swap" {
-                OnUse::Swap
-            } else {
-                OnUse::Reset
-            };
+        if let Some(on_use) = options.choice_of(&ON_USE)? {
+            case.on_use = on_use;
         }
         case.read_holders(&mut options)?;
         options.finish()?;
@@ -374,20 +394,20 @@ impl AdvantageCase {
     /// player's, so they do not go with a party; `share` means something only
     /// in a party (from a defaults table it is skipped for a lone player).
     fn read_holders(&mut self, options: &mut Options) -> Result<(), OptionError> {
-        let counters_item = options.take("counters");
-        if let Some(counters) = options.int("counters", 1, 2)? {
+        let counters_item = options.take(&COUNTERS);
+        if let Some(counters) = options.int_of(&COUNTERS)? {
             self.counters = counters as u8;
         }
-        let party_item = options.take("party");
-        if let Some(party) = options.int("party", 1, i64::from(MAX_PARTY))? {
+        let party_item = options.take(&PARTY);
+        if let Some(party) = options.int_of(&PARTY)? {
             self.party = party as u8;
         }
         if self.counters > 1 && self.party > 1 {
             let message = format!(
                 "{} = {} needs {} = 1: two advantage dice are one player's; in a party of {} each player holds one counter",
-                options.key_name("counters"),
+                options.key_name(&COUNTERS),
                 self.counters,
-                options.key_name("party"),
+                options.key_name(&PARTY),
                 self.party
             );
             // Point at whichever of the two the case itself wrote last.
@@ -400,8 +420,8 @@ impl AdvantageCase {
                 None => options.case_error(message),
             });
         }
-        let share_item = options.take("share");
-        let share = options.bool("share")?;
+        let share_item = options.take(&SHARE);
+        let share = options.bool(&SHARE)?;
         if self.party > 1 {
             self.share = share.unwrap_or(false);
         } else if let Some(item) = share_item.filter(|i| i.layer > 0) {
@@ -409,8 +429,8 @@ impl AdvantageCase {
                 &item,
                 format!(
                     "{} only applies to a party ({} 2 to {MAX_PARTY}); this case has one player",
-                    options.key_name("share"),
-                    options.key_name("party")
+                    options.key_name(&SHARE),
+                    options.key_name(&PARTY)
                 ),
             ));
         }
@@ -438,7 +458,7 @@ impl AdvantageCase {
                     .mean_variance()
                     .unwrap_or((0.0, 0.0));
                 Metric {
-                    name: format!("p_{}", tier.name()),
+                    name: m::tier_share(*tier).name.into(),
                     value: Some(mean / rolls),
                     spread: Spread::Mean {
                         variance: variance / (rolls * rolls),
@@ -449,10 +469,14 @@ impl AdvantageCase {
             .collect();
         let strong = &h.per_encounter[STRONG];
         metrics.extend([
-            Metric::mean_of("strong_per_encounter", strong, 1.0),
-            Metric::probability("p_encounter_strong", strong.mass() - strong.get(0)),
-            Metric::mean_of("uses_per_encounter", &h.per_encounter[USES], 1.0),
-            Metric::mean_of("miss_to_strong_per_encounter", &h.per_encounter[M2S], 1.0),
+            Metric::mean_of(m::STRONG_PER_ENCOUNTER.name, strong, 1.0),
+            Metric::probability(m::P_ENCOUNTER_STRONG.name, strong.mass() - strong.get(0)),
+            Metric::mean_of(m::USES_PER_ENCOUNTER.name, &h.per_encounter[USES], 1.0),
+            Metric::mean_of(
+                m::MISS_TO_STRONG_PER_ENCOUNTER.name,
+                &h.per_encounter[M2S],
+                1.0,
+            ),
         ]);
         metrics
     }
@@ -462,7 +486,7 @@ impl AdvantageCase {
     pub fn rows(&self, h: &AdvantageHists<f64>) -> Vec<DistRow> {
         let mut rows = Vec::with_capacity(h.tier_by_roll.len() * 3);
         for (i, tiers) in h.tier_by_roll.iter().enumerate() {
-            let variable = format!("tier_roll_{}", i + 1);
+            let variable = m::TIER_ROLL.numbered_name(i + 1);
             for tier in Tier::ALL {
                 rows.push(DistRow::new(&variable, tier.name(), tiers[tier as usize]));
             }
@@ -507,10 +531,10 @@ impl AdvantageHists<u64> {
 impl AdvantageCase {
     /// `counters` and `party` (every case, docs/advantage.md), `share` in a party.
     fn insert_holders(&self, inputs: &mut Map<String, Value>) {
-        inputs.insert("counters".into(), json!(self.counters));
-        inputs.insert("party".into(), json!(self.party));
+        inputs.insert(COUNTERS.name.into(), json!(self.counters));
+        inputs.insert(PARTY.name.into(), json!(self.party));
         if self.party > 1 {
-            inputs.insert("share".into(), json!(self.share));
+            inputs.insert(SHARE.name.into(), json!(self.share));
         }
     }
 }
@@ -526,16 +550,16 @@ impl SystemCase for AdvantageCase {
         let counter_applies = self.policy != Policy::Never;
         let mut inputs = Map::new();
         if counter_applies {
-            inputs.insert("die".into(), json!(format!("d{}", self.die)));
+            inputs.insert(DIE.name.into(), json!(format!("d{}", self.die)));
         }
-        inputs.insert("stat".into(), json!(self.stat));
-        inputs.insert("rolls".into(), json!(self.rolls));
-        inputs.insert("policy".into(), json!(self.policy.name()));
+        inputs.insert(STAT.name.into(), json!(self.stat));
+        inputs.insert(ROLLS.name.into(), json!(self.rolls));
+        inputs.insert(POLICY.name.into(), json!(self.policy.name()));
         if let Some(t) = self.policy.threshold() {
-            inputs.insert("threshold".into(), json!(t));
+            inputs.insert(THRESHOLD.name.into(), json!(t));
         }
-        inputs.insert("miss_max".into(), json!(self.miss_max));
-        inputs.insert("strong_min".into(), json!(self.strong_min));
+        inputs.insert(MISS_MAX.name.into(), json!(self.miss_max));
+        inputs.insert(STRONG_MIN.name.into(), json!(self.strong_min));
         if !counter_applies {
             self.insert_holders(&mut inputs);
             return inputs;
@@ -544,10 +568,10 @@ impl SystemCase for AdvantageCase {
             .iter()
             .map(|t| (t.name().to_string(), json!(self.gain_on[*t as usize])))
             .collect();
-        inputs.insert("gain_on".into(), Value::Object(gains));
-        inputs.insert("gain_chance".into(), json!(self.gain_chance));
-        inputs.insert("gm_reduce_chance".into(), json!(self.gm_reduce_chance));
-        inputs.insert("on_use".into(), json!(self.on_use.name()));
+        inputs.insert(GAIN_ON.name.into(), Value::Object(gains));
+        inputs.insert(GAIN_CHANCE.name.into(), json!(self.gain_chance));
+        inputs.insert(GM_REDUCE_CHANCE.name.into(), json!(self.gm_reduce_chance));
+        inputs.insert(ON_USE.name.into(), json!(self.on_use.name()));
         self.insert_holders(&mut inputs);
         inputs
     }
@@ -556,13 +580,13 @@ impl SystemCase for AdvantageCase {
         let mut inputs = self.inputs();
         let default = AdvantageCase::default();
         if self.counters == default.counters {
-            inputs.remove("counters");
+            inputs.remove(COUNTERS.name);
         }
         if self.party == default.party {
-            inputs.remove("party");
+            inputs.remove(PARTY.name);
         }
         if !self.share {
-            inputs.remove("share");
+            inputs.remove(SHARE.name);
         }
         inputs
     }

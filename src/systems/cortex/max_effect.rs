@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap;
 
 use crate::dice::{Die, Pool};
 use crate::engine::exact::{Budget, ExactError};
+use crate::options::Choice as _;
 
 use super::programme_step::{add_die, ProgrammeState};
 use super::rules::{
@@ -486,9 +487,7 @@ mod tests {
         let get = |policy, name: &str| {
             let c = case(policy);
             let h = c.exact_hists(&mut Budget::unlimited()).unwrap();
-            c.metrics(&h)
-                .into_iter()
-                .find(|m| m.name == name)
+            crate::distribution::metric(&c.metrics(&h), name)
                 .unwrap()
                 .value
                 .unwrap()

@@ -25,18 +25,21 @@
 //! against each other.
 
 pub mod conflict;
-pub mod doom_chain;
-pub mod exact;
-pub mod max_effect;
-pub mod plot_points;
-pub mod pool_cache;
+pub(crate) mod doom_chain;
+pub(crate) mod exact;
+pub(crate) mod keys;
+pub(crate) mod max_effect;
+pub(crate) mod metrics;
+pub(crate) mod plot_points;
+pub(crate) mod pool_cache;
 mod programme_step;
-pub mod rules;
-pub mod sample;
+pub(crate) mod rules;
+pub(crate) mod sample;
 pub mod scene;
-pub mod score;
+pub(crate) mod scene_metrics;
+pub(crate) mod score;
 mod tally;
-pub mod weight;
+pub(crate) mod weight;
 
 use serde_json::{json, Map, Value};
 
@@ -44,9 +47,13 @@ use crate::dice::{effect_step_label, Pool};
 use crate::distribution::{hist_rows, DistRow, Evaluation, Hist, Metric};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
-use crate::options::{OptionError, Options};
+use crate::options::{Choice as _, OptionError, Options};
 
 use super::SystemCase;
+use keys::{
+    DIFFICULTY, EFFECT_STEP_DOWN, HEROIC_STEP, KEEP, PLOT_POINTS, POLICY, POOL, REACTION_KEEP,
+    TIES, VS,
+};
 use weight::{count_sum, fraction, ratio, signed_ratio};
 
 pub use exact::{hitch_distribution, pool_outcomes, pool_probabilities};
@@ -55,20 +62,6 @@ pub use pool_cache::PoolOutcomes;
 pub use rules::{Opposition, Policy, Rules, Ties, MAX_KEEP};
 pub use sample::{dice_table, roll_pool};
 pub use score::{score, PoolRoll, Scorer};
-
-/// The keys a cortex case accepts.
-pub const KEYS: &[&str] = &[
-    "pool",
-    "vs",
-    "difficulty",
-    "keep",
-    "reaction_keep",
-    "ties",
-    "heroic_step",
-    "effect_step_down",
-    "policy",
-    "plot_points",
-];
 
 /// A resolved cortex case.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,16 +73,16 @@ pub struct CortexCase {
 
 impl CortexCase {
     pub fn from_options(mut options: Options) -> Result<CortexCase, OptionError> {
-        let Some(pool) = options.cortex_pool("pool")? else {
+        let Some(pool) = options.cortex_pool(&POOL)? else {
             return Err(options.case_error(format!(
                 "a cortex case needs {}, a pool such as \"d10 2d8 d6\"",
-                options.key_name("pool")
+                options.key_name(&POOL)
             )));
         };
-        let vs_item = options.take("vs");
-        let difficulty_item = options.take("difficulty");
-        let vs = options.cortex_pool("vs")?;
-        let difficulty = options.int("difficulty", 0, 1_000_000)?;
+        let vs_item = options.take(&VS);
+        let difficulty_item = options.take(&DIFFICULTY);
+        let vs = options.cortex_pool(&VS)?;
+        let difficulty = options.int_of(&DIFFICULTY)?;
         let opposition = match (vs, difficulty) {
             (Some(vs), Some(d)) => {
                 let (a, b) = (vs_item.unwrap(), difficulty_item.unwrap());
@@ -103,8 +96,8 @@ impl CortexCase {
                         &b,
                         format!(
                             "give either {} (a reacting pool) or {} (a fixed total), not both",
-                            options.key_name("vs"),
-                            options.key_name("difficulty")
+                            options.key_name(&VS),
+                            options.key_name(&DIFFICULTY)
                         ),
                     ));
                 }
@@ -116,7 +109,7 @@ impl CortexCase {
         // Rules of the reacting pool, given for a case without one, would be
         // ignored in silence (a defaults table may hold them for other cases).
         if !matches!(opposition, Opposition::Pool(_)) {
-            for key in ["reaction_keep", "effect_step_down"] {
+            for key in [&REACTION_KEEP, &EFFECT_STEP_DOWN] {
                 if let Some(item) = options.given_by_case(key) {
                     let against = match opposition {
                         Opposition::Difficulty(_) => "a fixed difficulty",
@@ -127,18 +120,18 @@ impl CortexCase {
                         format!(
                             "{} applies only against a reacting pool ({}), and this case has {against}: leave it out",
                             options.key_name(key),
-                            options.key_name("vs")
+                            options.key_name(&VS)
                         ),
                     ));
                 }
             }
         }
         let mut rules = Rules::from_options(&mut options)?;
-        if let Some(down) = options.bool("effect_step_down")? {
+        if let Some(down) = options.bool(&EFFECT_STEP_DOWN)? {
             rules.effect_step_down = down;
         }
-        let policy_item = options.take("policy");
-        if options.choice("policy", &["max-total", "max-effect"])? == Some("max-effect") {
+        let policy_item = options.take(&POLICY);
+        if options.choice_of(&POLICY)? == Some(Policy::MaxEffect) {
             // The roller can only aim for effect when the number to beat is
             // known before choosing (docs/cortex.md); a reacting pool rolls after.
             if !matches!(opposition, Opposition::Difficulty(_)) {
@@ -146,9 +139,9 @@ impl CortexCase {
                     &policy_item.expect("a policy was given"),
                     format!(
                         "{} \"max-effect\" needs a fixed {} (the roller must know the number to beat); against {} or alone use \"max-total\"",
-                        options.key_name("policy"),
-                        options.key_name("difficulty"),
-                        options.key_name("vs")
+                        options.key_name(&POLICY),
+                        options.key_name(&DIFFICULTY),
+                        options.key_name(&VS)
                     ),
                 ));
             }
@@ -281,8 +274,8 @@ fn plot_points_that_apply(
     opposition: &Opposition,
     rules: &Rules,
 ) -> Result<Option<u32>, OptionError> {
-    let item = options.take("plot_points");
-    let Some(points) = options.int("plot_points", 0, plot_points::MAX_PLOT_POINTS as i64)? else {
+    let item = options.take(&PLOT_POINTS);
+    let Some(points) = options.int_of(&PLOT_POINTS)? else {
         return Ok(None);
     };
     let item = item.expect("plot_points was given");
@@ -290,22 +283,22 @@ fn plot_points_that_apply(
         (Opposition::Difficulty(_), Policy::MaxTotal) => return Ok(Some(points as u32)),
         (Opposition::Pool(_), _) => format!(
             "{} needs a fixed {}: against {} the total is set before the reaction rolls, so spending them \"when needed\" has no meaning; give {} instead, or leave {} out",
-            options.key_name("plot_points"),
-            options.key_name("difficulty"),
-            options.key_name("vs"),
-            options.key_name("difficulty"),
-            options.key_name("plot_points"),
+            options.key_name(&PLOT_POINTS),
+            options.key_name(&DIFFICULTY),
+            options.key_name(&VS),
+            options.key_name(&DIFFICULTY),
+            options.key_name(&PLOT_POINTS),
         ),
         (Opposition::None, _) => format!(
             "{} needs a fixed {} to spend them against (e.g. {} 11)",
-            options.key_name("plot_points"),
-            options.key_name("difficulty"),
-            options.key_name("difficulty"),
+            options.key_name(&PLOT_POINTS),
+            options.key_name(&DIFFICULTY),
+            options.key_name(&DIFFICULTY),
         ),
         (Opposition::Difficulty(_), Policy::MaxEffect) => format!(
             "{} works with {} \"max-total\" only: plot points on top of max-effect's choice of dice are not modelled",
-            options.key_name("plot_points"),
-            options.key_name("policy"),
+            options.key_name(&PLOT_POINTS),
+            options.key_name(&POLICY),
         ),
     };
     if item.layer > 0 && points > 0 {
@@ -370,15 +363,19 @@ impl CortexCase {
     fn measured(&self, h: &CortexHists<u128>) -> Vec<Measured> {
         let whole = h.whole;
         let mut metrics = vec![
-            mean("mean_total", &h.total, whole, 1.0),
+            mean(metrics::MEAN_TOTAL.name, &h.total, whole, 1.0),
             // The complement in counts: never below 0.
-            probability("p_hitch", whole - h.hitches.get(0), whole),
-            mean("mean_hitches", &h.hitches, whole, 1.0),
-            probability("p_botch", h.hitches.get(self.pool.len() as i64), whole),
+            probability(metrics::P_HITCH.name, whole - h.hitches.get(0), whole),
+            mean(metrics::MEAN_HITCHES.name, &h.hitches, whole, 1.0),
+            probability(
+                metrics::P_BOTCH.name,
+                h.hitches.get(self.pool.len() as i64),
+                whole,
+            ),
         ];
         for step in 0..=4 {
             metrics.push(probability(
-                format!("pool_effect_{}", effect_step_label(step)),
+                metrics::POOL_EFFECT.name(effect_step_label(step)),
                 h.pool_effect.get(i64::from(step)),
                 whole,
             ));
@@ -388,44 +385,44 @@ impl CortexCase {
         }
         let successes = count_sum(&h.win_effect);
         metrics.extend([
-            probability("p_success", successes, whole),
-            probability("p_tie", h.margin.get(0), whole),
+            probability(metrics::P_SUCCESS.name, successes, whole),
+            probability(metrics::P_TIE.name, h.margin.get(0), whole),
             probability(
-                "p_heroic",
+                metrics::P_HEROIC.name,
                 count_where(&h.margin, |m| self.rules.is_heroic(m)),
                 whole,
             ),
-            probability("p_reaction_hitch", h.reaction_hitch, whole),
-            mean("mean_margin", &h.margin, whole, 1.0),
+            probability(metrics::P_REACTION_HITCH.name, h.reaction_hitch, whole),
+            mean(metrics::MEAN_MARGIN.name, &h.margin, whole, 1.0),
         ]);
         for step in 0..=4 {
             metrics.push(probability(
-                format!("win_effect_{}", effect_step_label(step)),
+                metrics::WIN_EFFECT.name(effect_step_label(step)),
                 h.win_effect.get(i64::from(step)),
                 whole,
             ));
         }
         metrics.push(probability(
-            "win_effect_beyond",
+            metrics::WIN_EFFECT_BEYOND.name,
             count_where(&h.win_effect, |s| s > 4),
             whole,
         ));
         metrics.push(mean(
-            "mean_effect_step",
+            metrics::MEAN_EFFECT_STEP.name,
             &h.win_effect,
             whole,
             ratio(successes, whole),
         ));
         if let Some(points) = self.rules.plot_points {
             metrics.push(mean(
-                "mean_plot_points_spent",
+                metrics::MEAN_PLOT_POINTS_SPENT.name,
                 &h.plot_points_spent,
                 whole,
                 1.0,
             ));
             for spent in 1..=points {
                 metrics.push(probability(
-                    format!("p_plot_points_spent_{spent}"),
+                    metrics::P_PLOT_POINTS_SPENT.name(spent),
                     h.plot_points_spent.get(i64::from(spent)),
                     whole,
                 ));
@@ -458,17 +455,21 @@ impl CortexCase {
     /// divided once.
     pub fn rows(&self, h: &CortexHists<u128>) -> Vec<DistRow> {
         let p = |c: u128| ratio(c, h.whole);
-        let mut rows = hist_rows("total", &h.total.map(p), |o| o.to_string());
-        rows.extend(hist_rows("hitches", &h.hitches.map(p), |o| o.to_string()));
+        let mut rows = hist_rows(metrics::TOTAL.name, &h.total.map(p), |o| o.to_string());
+        rows.extend(hist_rows(metrics::HITCHES.name, &h.hitches.map(p), |o| {
+            o.to_string()
+        }));
         for step in 0..=4 {
             rows.push(DistRow::new(
-                "pool_effect",
+                metrics::POOL_EFFECT_DIE.name,
                 effect_step_label(step),
                 p(h.pool_effect.get(i64::from(step))),
             ));
         }
         if self.is_opposed() {
-            rows.extend(hist_rows("margin", &h.margin.map(p), |o| o.to_string()));
+            rows.extend(hist_rows(metrics::MARGIN.name, &h.margin.map(p), |o| {
+                o.to_string()
+            }));
             let top = h
                 .win_effect
                 .iter()
@@ -479,17 +480,21 @@ impl CortexCase {
                 .max(4);
             for step in 0..=top {
                 rows.push(DistRow::new(
-                    "win_effect",
+                    metrics::WIN_EFFECT_DIE.name,
                     effect_step_label(step as u32),
                     p(h.win_effect.get(step)),
                 ));
             }
-            rows.push(DistRow::new("win_effect", "fail", p(h.fail)));
+            rows.push(DistRow::new(
+                metrics::WIN_EFFECT_DIE.name,
+                "fail",
+                p(h.fail),
+            ));
         }
         if let Some(points) = self.rules.plot_points {
             for spent in 0..=points {
                 rows.push(DistRow::new(
-                    "plot_points_spent",
+                    metrics::PLOT_POINTS_SPENT.name,
                     spent,
                     p(h.plot_points_spent.get(i64::from(spent))),
                 ));
@@ -514,33 +519,33 @@ impl SystemCase for CortexCase {
 
     fn inputs(&self) -> Map<String, Value> {
         let mut inputs = Map::new();
-        inputs.insert("pool".into(), json!(self.pool.to_string()));
+        inputs.insert(POOL.name.into(), json!(self.pool.to_string()));
         match &self.opposition {
             Opposition::None => {}
             Opposition::Pool(vs) => {
-                inputs.insert("vs".into(), json!(vs.to_string()));
+                inputs.insert(VS.name.into(), json!(vs.to_string()));
             }
             Opposition::Difficulty(d) => {
-                inputs.insert("difficulty".into(), json!(d));
+                inputs.insert(DIFFICULTY.name.into(), json!(d));
             }
         }
-        inputs.insert("keep".into(), json!(self.rules.keep));
+        inputs.insert(KEEP.name.into(), json!(self.rules.keep));
         if let Opposition::Pool(_) = self.opposition {
-            inputs.insert("reaction_keep".into(), json!(self.rules.reaction_keep));
+            inputs.insert(REACTION_KEEP.name.into(), json!(self.rules.reaction_keep));
         }
         if self.is_opposed() {
-            inputs.insert("ties".into(), json!(self.rules.ties.name()));
-            inputs.insert("heroic_step".into(), json!(self.rules.heroic_step));
+            inputs.insert(TIES.name.into(), json!(self.rules.ties.name()));
+            inputs.insert(HEROIC_STEP.name.into(), json!(self.rules.heroic_step));
         }
         if let Opposition::Pool(_) = self.opposition {
             inputs.insert(
-                "effect_step_down".into(),
+                EFFECT_STEP_DOWN.name.into(),
                 json!(self.rules.effect_step_down),
             );
         }
-        inputs.insert("policy".into(), json!(self.rules.policy.name()));
+        inputs.insert(POLICY.name.into(), json!(self.rules.policy.name()));
         if let Some(points) = self.rules.plot_points {
-            inputs.insert("plot_points".into(), json!(points));
+            inputs.insert(PLOT_POINTS.name.into(), json!(points));
         }
         inputs
     }
@@ -559,12 +564,12 @@ impl SystemCase for CortexCase {
 
     fn sweep_name(&self, swept: &[String]) -> Option<String> {
         let has = |k: &str| swept.iter().any(|s| s == k);
-        if !has("pool") {
+        if !has(POOL.name) {
             return None;
         }
         let against = match &self.opposition {
-            Opposition::Pool(vs) if has("vs") => vs.to_string(),
-            Opposition::Difficulty(d) if has("difficulty") => d.to_string(),
+            Opposition::Pool(vs) if has(VS.name) => vs.to_string(),
+            Opposition::Difficulty(d) if has(DIFFICULTY.name) => d.to_string(),
             _ => return None,
         };
         Some(format!("{} vs {against}", self.pool))

@@ -27,8 +27,7 @@ use super::score::{push_die, scored, PoolRoll};
 use super::weight::Weight;
 use super::{CortexCase, CortexHists};
 
-/// Most plot points a roll may have (docs/cortex.md: `plot_points` 0..10).
-pub const MAX_PLOT_POINTS: usize = 10;
+pub use super::keys::MAX_PLOT_POINTS;
 
 /// Most dice a [`PlotRoll`] holds: the largest total plus every point.
 const MAX_HELD: usize = MAX_KEEP + MAX_PLOT_POINTS;

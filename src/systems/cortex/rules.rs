@@ -4,56 +4,14 @@
 //! the roller picks the total dice, and the one "keep the top k dice"
 //! selection ([`keep_top`]) that the scorer, the max-effect choice, the exact
 //! programmes and doom-pool scenes all use. Everything else in `cortex/`
-//! calls these; nothing restates them.
+//! calls these; nothing restates them. The choices a key is read as (`Ties`,
+//! `Policy`) and the `keep` limit are declared with the keys, in `keys.rs`.
 
 use crate::dice::Pool;
 use crate::options::{OptionError, Options};
 
-/// Most dice a total may sum (docs/cortex.md: `keep` allowed 1..5).
-pub const MAX_KEEP: usize = 5;
-
-/// The keys [`Rules::from_options`] reads: the roll rules that doom-pool
-/// scenes and balances share with plain cortex cases.
-pub const ROLL_RULE_KEYS: &[&str] = &["keep", "reaction_keep", "ties", "heroic_step"];
-
-/// Who wins equal totals.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ties {
-    /// The Cortex Plus rules text: the action succeeds only when the
-    /// opposing total is lower.
-    Reaction,
-    /// Marvel Heroic / Cortex Prime table rule: equal totals succeed.
-    Action,
-}
-
-impl Ties {
-    pub fn name(self) -> &'static str {
-        match self {
-            Ties::Reaction => "reaction",
-            Ties::Action => "action",
-        }
-    }
-}
-
-/// How the roller picks the total dice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Policy {
-    /// The `keep` highest values; ties keep the larger die free for the effect.
-    MaxTotal,
-    /// Against a fixed difficulty only: the dice that still beat the number
-    /// and leave the largest final effect (free die plus heroic steps), then
-    /// the largest total (docs/cortex.md).
-    MaxEffect,
-}
-
-impl Policy {
-    pub fn name(self) -> &'static str {
-        match self {
-            Policy::MaxTotal => "max-total",
-            Policy::MaxEffect => "max-effect",
-        }
-    }
-}
+pub use super::keys::{Policy, Ties, MAX_KEEP};
+use super::keys::{HEROIC_STEP, KEEP, REACTION_KEEP, TIES};
 
 /// What the action is rolled against.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,26 +54,22 @@ impl Default for Rules {
 }
 
 impl Rules {
-    /// Reads the roll rules ([`ROLL_RULE_KEYS`]) that doom-pool scenes and
+    /// Reads the roll rules ([`super::keys::ROLL_RULES`]) that doom-pool scenes and
     /// balances share with plain cortex cases. A scene's success never
     /// depends on the effect die, so `effect_step_down` (and `policy`) are
     /// read by [`super::CortexCase::from_options`] alone.
     pub fn from_options(options: &mut Options) -> Result<Rules, OptionError> {
         let mut rules = Rules::default();
-        if let Some(keep) = options.int("keep", 1, MAX_KEEP as i64)? {
+        if let Some(keep) = options.int_of(&KEEP)? {
             rules.keep = keep as usize;
         }
-        if let Some(keep) = options.int("reaction_keep", 1, MAX_KEEP as i64)? {
+        if let Some(keep) = options.int_of(&REACTION_KEEP)? {
             rules.reaction_keep = keep as usize;
         }
-        if let Some(ties) = options.choice("ties", &["reaction", "action"])? {
-            rules.ties = if ties == "action" {
-                Ties::Action
-            } else {
-                Ties::Reaction
-            };
+        if let Some(ties) = options.choice_of(&TIES)? {
+            rules.ties = ties;
         }
-        if let Some(step) = options.int("heroic_step", 1, i64::MAX)? {
+        if let Some(step) = options.int_of(&HEROIC_STEP)? {
             // Past u32 no margin can reach a step anyway.
             rules.heroic_step = u32::try_from(step).unwrap_or(u32::MAX);
         }

@@ -19,29 +19,16 @@ use crate::distribution::{hist_rows, DistRow, Evaluation, Hist, Metric};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
 use crate::engine::rng::{DiceRng, DieRoller};
-use crate::options::{OptionError, Options};
+use crate::options::{Choice, OptionError, Options};
 
+use super::keys::{ACTIONS, DOOM, END_AT_2D12, HEROIC_STEP, KEEP, REACTION_KEEP, SCENE_POOL, TIES};
 use super::rules::Rules;
 use super::sample::{dice_table, roll_pool};
+use super::scene_metrics as m;
 use super::score::Scorer;
 use crate::systems::SystemCase;
 
-/// The keys a scene accepts. `keep`, `reaction_keep`, `ties` and
-/// `heroic_step` are the cortex roll rules (docs/cortex.md), also read from `[cortex]`.
-pub const KEYS: &[&str] = &[
-    "pool",
-    "doom",
-    "actions",
-    "keep",
-    "reaction_keep",
-    "ties",
-    "heroic_step",
-    "end_at_2d12",
-];
-
-/// Most actions a scene may hold; far past any table's scene, and small
-/// enough that a typo fails at once instead of sampling for hours.
-pub const MAX_ACTIONS: i64 = 1_000;
+pub use super::keys::MAX_ACTIONS;
 
 /// A doom pool's contents: how many dice of each size, d4 .. d12.
 pub(super) type DoomKey = [u32; 5];
@@ -86,21 +73,21 @@ pub struct SceneCase {
 
 impl SceneCase {
     pub fn from_options(mut options: Options) -> Result<SceneCase, OptionError> {
-        let Some(pool) = options.cortex_pool("pool")? else {
+        let Some(pool) = options.cortex_pool(&SCENE_POOL)? else {
             return Err(options.case_error(format!(
                 "a cortex-scene case needs {}, the player's pool such as \"d10 2d8 d6\"",
-                options.key_name("pool")
+                options.key_name(&SCENE_POOL)
             )));
         };
         // The Cortex Plus rules text's default act starts with 2d6 in the
         // doom pool ("Запас Рока").
-        let doom = match options.cortex_pool("doom")? {
+        let doom = match options.cortex_pool(&DOOM)? {
             Some(doom) => doom,
             None => Pool::parse_cortex("2d6").expect("2d6 is a pool"),
         };
-        let actions = options.int("actions", 1, MAX_ACTIONS)?.unwrap_or(4) as u32;
+        let actions = options.int_of(&ACTIONS)?.unwrap_or(4) as u32;
         let rules = Rules::from_options(&mut options)?;
-        let end_at_2d12 = options.bool("end_at_2d12")?.unwrap_or(false);
+        let end_at_2d12 = options.bool(&END_AT_2D12)?.unwrap_or(false);
         options.finish()?;
         Ok(SceneCase {
             pool,
@@ -222,15 +209,15 @@ impl SceneCase {
             .success_by_action
             .iter()
             .enumerate()
-            .map(|(i, &p)| Metric::probability(format!("p_success_action_{}", i + 1), p))
+            .map(|(i, &p)| Metric::probability(m::P_SUCCESS_ACTION.name(i + 1), p))
             .collect();
         metrics.extend([
-            Metric::mean_of("mean_successes", &h.successes, 1.0),
-            Metric::mean_of("mean_heroic_successes", &h.heroics, 1.0),
-            Metric::mean_of("mean_plot_points", &h.plot_points, 1.0),
-            Metric::probability("p_ended_early", h.ended),
+            Metric::mean_of(m::MEAN_SUCCESSES.name, &h.successes, 1.0),
+            Metric::mean_of(m::MEAN_HEROIC_SUCCESSES.name, &h.heroics, 1.0),
+            Metric::mean_of(m::MEAN_PLOT_POINTS.name, &h.plot_points, 1.0),
+            Metric::probability(m::P_ENDED_EARLY.name, h.ended),
             // Over the scenes that ran to the end only (docs/cortex.md).
-            Metric::mean_of("mean_final_doom_dice", &h.final_dice, 1.0 - h.ended),
+            Metric::mean_of(m::MEAN_FINAL_DOOM_DICE.name, &h.final_dice, 1.0 - h.ended),
         ]);
         metrics
     }
@@ -246,11 +233,15 @@ impl SceneCase {
         pools.sort_by(|a, b| (a.0.len(), &a.0).cmp(&(b.0.len(), &b.0)));
         let mut rows: Vec<DistRow> = pools
             .into_iter()
-            .map(|(pool, p)| DistRow::new("final_doom", pool, p))
+            .map(|(pool, p)| DistRow::new(m::FINAL_DOOM.name, pool, p))
             .collect();
-        rows.push(DistRow::new("final_doom", "ended", h.ended));
-        rows.extend(hist_rows("successes", &h.successes, |o| o.to_string()));
-        rows.extend(hist_rows("plot_points", &h.plot_points, |o| o.to_string()));
+        rows.push(DistRow::new(m::FINAL_DOOM.name, "ended", h.ended));
+        rows.extend(hist_rows(m::SUCCESSES.name, &h.successes, |o| {
+            o.to_string()
+        }));
+        rows.extend(hist_rows(m::PLOT_POINTS.name, &h.plot_points, |o| {
+            o.to_string()
+        }));
         rows
     }
 
@@ -331,14 +322,14 @@ impl SystemCase for SceneCase {
 
     fn inputs(&self) -> Map<String, Value> {
         let mut inputs = Map::new();
-        inputs.insert("pool".into(), json!(self.pool.to_string()));
-        inputs.insert("doom".into(), json!(self.doom.to_string()));
-        inputs.insert("actions".into(), json!(self.actions));
-        inputs.insert("keep".into(), json!(self.rules.keep));
-        inputs.insert("reaction_keep".into(), json!(self.rules.reaction_keep));
-        inputs.insert("ties".into(), json!(self.rules.ties.name()));
-        inputs.insert("heroic_step".into(), json!(self.rules.heroic_step));
-        inputs.insert("end_at_2d12".into(), json!(self.end_at_2d12));
+        inputs.insert(SCENE_POOL.name.into(), json!(self.pool.to_string()));
+        inputs.insert(DOOM.name.into(), json!(self.doom.to_string()));
+        inputs.insert(ACTIONS.name.into(), json!(self.actions));
+        inputs.insert(KEEP.name.into(), json!(self.rules.keep));
+        inputs.insert(REACTION_KEEP.name.into(), json!(self.rules.reaction_keep));
+        inputs.insert(TIES.name.into(), json!(self.rules.ties.name()));
+        inputs.insert(HEROIC_STEP.name.into(), json!(self.rules.heroic_step));
+        inputs.insert(END_AT_2D12.name.into(), json!(self.end_at_2d12));
         inputs
     }
 
@@ -355,11 +346,11 @@ impl SystemCase for SceneCase {
     /// other swept key the same way).
     fn sweep_name(&self, swept: &[String]) -> Option<String> {
         let has = |k: &str| swept.iter().any(|s| s == k);
-        if !(has("pool") && has("doom")) {
+        if !(has(SCENE_POOL.name) && has(DOOM.name)) {
             return None;
         }
         let mut name = format!("{} vs {}", self.pool, self.doom);
-        if has("actions") {
+        if has(ACTIONS.name) {
             name.push_str(&format!(", actions={}", self.actions));
         }
         Some(name)
@@ -387,9 +378,7 @@ mod tests {
     }
 
     fn value(metrics: &[Metric], name: &str) -> Option<f64> {
-        metrics
-            .iter()
-            .find(|m| m.name == name)
+        crate::distribution::metric(metrics, name)
             .unwrap_or_else(|| panic!("no metric {name}"))
             .value
     }

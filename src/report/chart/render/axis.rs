@@ -2,6 +2,7 @@
 //! to pixels, round tick positions and their labels.
 
 use crate::report::chart::model::{Axis, Format};
+use crate::report::format;
 
 /// A pixel rectangle.
 #[derive(Debug, Clone, Copy)]
@@ -80,14 +81,8 @@ pub(super) fn tick_label(format: Format, v: f64, step: f64) -> String {
             .unwrap_or(4) as usize
     };
     match format {
-        Format::Percent => {
-            let d = decimals_for(step * 100.0);
-            format!("{:.d$}%", v * 100.0)
-        }
-        Format::Number(_) => {
-            let d = decimals_for(step);
-            format!("{v:.d$}")
-        }
+        Format::Percent => format::percent_tick(v, decimals_for(step * 100.0)),
+        Format::Number(_) => format::decimals(v, decimals_for(step)),
     }
 }
 
@@ -122,8 +117,8 @@ mod tests {
         assert_eq!(step, 0.1);
         assert!((top - 0.4).abs() < 1e-12);
         assert_eq!(ticks.len(), 5);
-        assert_eq!(tick_label(Format::Percent, 0.2, 0.2), "20%");
-        assert_eq!(tick_label(Format::Percent, 0.025, 0.025), "2.5%");
+        assert_eq!(tick_label(Format::Percent, 0.2, 0.2), "20 %");
+        assert_eq!(tick_label(Format::Percent, 0.025, 0.025), "2.5 %");
         assert_eq!(tick_label(Format::Number(2), 0.5, 0.5), "0.5");
     }
 }

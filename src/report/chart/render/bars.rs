@@ -13,7 +13,8 @@ use plotters::style::text_anchor::{HPos, VPos};
 use super::axis::{axis_range, nice_ticks, tick_label, Area, Scale};
 use super::canvas::{Canvas, Res};
 use super::{ink_on, AXIS, DESC, GRID, INK, TICK, VALUE};
-use crate::report::chart::model::{format_value, percent, Bars};
+use crate::report::chart::model::{format_value, Bars};
+use crate::report::format::percent;
 
 /// How bars fill their category's band in one orientation.
 struct Proportions {
@@ -185,7 +186,7 @@ where
     let desc_h = Canvas::<DB>::line_height(DESC);
     // Room past the end of grouped bars for their value labels.
     let value_room = if bars.value_labels && !bars.stacked {
-        canvas.width(">99.9%", VALUE, false)? + 12
+        canvas.width(&percent(0.9999), VALUE, false)? + 12
     } else {
         0
     };

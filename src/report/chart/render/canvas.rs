@@ -14,6 +14,7 @@ use plotters::style::FontTransform;
 use super::glyphs::{self, Align, Baseline};
 use super::{rgb, INK};
 use crate::report::chart::model::Colour;
+use crate::report::format::svg;
 
 /// The SVG's `font-family`: the bundled font by name, so a viewer that has
 /// it (or is given it) draws exactly what was measured, then the generic
@@ -36,21 +37,6 @@ pub(super) struct Canvas<'a, DB: DrawingBackend> {
 }
 
 pub(super) type Res = anyhow::Result<()>;
-
-/// Text as a chart may show it: a control character (XML 1.0 allows none
-/// but tab, newline and carriage return, even escaped) becomes U+FFFD, so
-/// the SVG stays well-formed whatever a label holds. plotters escapes
-/// `<`, `>`, `&` and quotes itself.
-fn drawable(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.chars().any(char::is_control) {
-        text.chars()
-            .map(|c| if c.is_control() { '\u{fffd}' } else { c })
-            .collect::<String>()
-            .into()
-    } else {
-        text.into()
-    }
-}
 
 /// The size to give plotters for an SVG `font-size` of exactly `em`:
 /// plotters writes its size divided by 1.24, so the nearest float to
@@ -97,7 +83,7 @@ where
 {
     /// The width of `text` in pixels, the same for the SVG and the PNG.
     pub(super) fn width(&self, text: &str, size: f64, bold: bool) -> anyhow::Result<i32> {
-        glyphs::text_width(&drawable(text), size, bold)
+        glyphs::text_width(&svg(text), size, bold)
     }
 
     /// Line height for a font size.
@@ -120,7 +106,7 @@ where
             return self.paint_text(text, at, size, bold, colour, (h, v), false);
         }
         let style = text_style(size, bold, colour, h, v)?;
-        self.root.draw_text(&drawable(text), &style, at)?;
+        self.root.draw_text(&svg(text), &style, at)?;
         Ok(())
     }
 
@@ -132,7 +118,7 @@ where
         }
         let style =
             text_style(size, false, INK, centre.0, centre.1)?.transform(FontTransform::Rotate270);
-        self.root.draw_text(&drawable(text), &style, at)?;
+        self.root.draw_text(&svg(text), &style, at)?;
         Ok(())
     }
 
@@ -160,7 +146,7 @@ where
             VPos::Bottom => Baseline::Bottom,
         };
         let Colour(r, g, b) = colour;
-        for (x, y, coverage) in glyphs::rasterise(&drawable(text), size, bold, align, baseline)? {
+        for (x, y, coverage) in glyphs::rasterise(&svg(text), size, bold, align, baseline)? {
             let pixel = if turned {
                 (at.0 + y, at.1 - x)
             } else {

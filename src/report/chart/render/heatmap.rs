@@ -7,7 +7,8 @@ use plotters::style::text_anchor::{HPos, VPos};
 use super::axis::Area;
 use super::canvas::{Canvas, Res};
 use super::{ink_on, AXIS, DESC, INK, MUTED, TICK};
-use crate::report::chart::model::{percent, sequential, Colour, Heatmap};
+use crate::report::chart::model::{sequential, Colour, Heatmap};
+use crate::report::format::{percent, percent_tick};
 
 pub(super) fn draw_heatmap<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
@@ -25,7 +26,7 @@ where
         label_w = label_w.max(canvas.width(r, TICK, false)?);
     }
     let bar_w = 26;
-    let bar_ticks_w = canvas.width("100%", TICK, false)?;
+    let bar_ticks_w = canvas.width(&percent_tick(1.0, 0), TICK, false)?;
     let left = area.x0 + desc_h + 14 + label_w + 12;
     let right = area.x1 - (24 + bar_w + 8 + bar_ticks_w + 14 + desc_h);
     let cell_w = (right - left) / n_cols;
@@ -144,7 +145,7 @@ where
         let y = grid_bottom - (f64::from(span) * t).round() as i32;
         canvas.line(vec![(bx0 + bar_w, y), (bx0 + bar_w + 5, y)], AXIS, 1)?;
         canvas.text(
-            &format!("{}%", k * 25),
+            &percent_tick(t, 0),
             (bx0 + bar_w + 8, y),
             TICK,
             false,

@@ -20,6 +20,7 @@
 //! read by one `metrics()` and one `rows()`.
 
 mod exact;
+pub(crate) mod metrics;
 mod sample;
 
 use serde_json::{json, Map, Value};
@@ -28,34 +29,17 @@ use crate::dice::{effect_step_label, Die, Pool};
 use crate::distribution::{DistRow, Evaluation, Hist, Metric};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
-use crate::options::{OptionError, Options};
+use crate::options::{Choice, KeyDef, Kind, OptionError, Options};
 
+use super::keys::{
+    EFFECT_STEP_DOWN, EXCHANGES, FOE, FOE_ACTS, FOE_STRESS_LIMIT, HERO, HEROIC_STEP,
+    HERO_STRESS_LIMIT, KEEP, MOB, REACTION_KEEP, TIES,
+};
 use super::{PoolRoll, Rules};
 use crate::systems::{System, SystemCase};
+use metrics as m;
 
-/// The keys a conflict accepts; the roll rules among them are also read from
-/// `[cortex]` (docs/cortex.md).
-pub const KEYS: &[&str] = &[
-    "hero",
-    "foe",
-    "mob",
-    "exchanges",
-    "foe_acts",
-    "hero_stress_limit",
-    "foe_stress_limit",
-    "keep",
-    "reaction_keep",
-    "ties",
-    "heroic_step",
-    "effect_step_down",
-];
-
-/// Most exchanges a conflict may last (docs/cortex.md).
-pub const MAX_EXCHANGES: i64 = 100;
-
-/// The stress limits a character may have (docs/cortex.md): a novice specialist
-/// d6, an expert d8, a master d10, a hero or major character d12.
-const STRESS_LIMITS: [Die; 4] = [Die::D6, Die::D8, Die::D10, Die::D12];
+pub use crate::systems::cortex::keys::MAX_EXCHANGES;
 
 /// Stress codes in the chain and the tallies: 0 is no stress, `step + 1` a
 /// stress die (d4 = 1 .. d12 = 5). A character who is not out never holds
@@ -126,13 +110,13 @@ fn with_stress(pool: &Pool, stress: Option<u32>) -> Pool {
 
 impl ConflictCase {
     pub fn from_options(mut options: Options) -> Result<ConflictCase, OptionError> {
-        let Some(hero) = options.cortex_pool("hero")? else {
+        let Some(hero) = options.cortex_pool(&HERO)? else {
             return Err(options.case_error(format!(
                 "a cortex-conflict case needs {}, the hero's pool such as \"d10 2d8 d6\"",
-                options.key_name("hero")
+                options.key_name(&HERO)
             )));
         };
-        let foe = options.cortex_pool("foe")?;
+        let foe = options.cortex_pool(&FOE)?;
         let mob = mob_option(&mut options)?;
         let foe = match (foe, mob) {
             (Some(foe), _) => foe,
@@ -140,29 +124,29 @@ impl ConflictCase {
             (None, None) => {
                 return Err(options.case_error(format!(
                     "a cortex-conflict case needs {}, the foe's pool such as \"d10 d8\" (or {} alone for a mob, such as \"3d8\")",
-                    options.key_name("foe"),
-                    options.key_name("mob")
+                    options.key_name(&FOE),
+                    options.key_name(&MOB)
                 )))
             }
         };
-        let exchanges = options.int("exchanges", 1, MAX_EXCHANGES)?.unwrap_or(5) as u32;
-        let foe_acts = options.bool("foe_acts")?.unwrap_or(true);
-        let hero_stress_limit = stress_limit(&mut options, "hero_stress_limit")?;
-        let limit_item = options.take("foe_stress_limit");
-        let foe_stress_limit = stress_limit(&mut options, "foe_stress_limit")?;
+        let exchanges = options.int_of(&EXCHANGES)?.unwrap_or(5) as u32;
+        let foe_acts = options.bool(&FOE_ACTS)?.unwrap_or(true);
+        let hero_stress_limit = stress_limit(&mut options, &HERO_STRESS_LIMIT)?;
+        let limit_item = options.take(&FOE_STRESS_LIMIT);
+        let foe_stress_limit = stress_limit(&mut options, &FOE_STRESS_LIMIT)?;
         if let (Some(item), Some(_)) = (&limit_item, mob) {
             return Err(options.error_at(
                 item,
                 format!(
                     "{} does not apply to a mob: a mob has no stress limit, it loses a team die whenever its stress passes its team die; leave out {} or {}",
-                    options.key_name("foe_stress_limit"),
-                    options.key_name("foe_stress_limit"),
-                    options.key_name("mob")
+                    options.key_name(&FOE_STRESS_LIMIT),
+                    options.key_name(&FOE_STRESS_LIMIT),
+                    options.key_name(&MOB)
                 ),
             ));
         }
         let mut rules = Rules::from_options(&mut options)?;
-        if let Some(down) = options.bool("effect_step_down")? {
+        if let Some(down) = options.bool(&EFFECT_STEP_DOWN)? {
             rules.effect_step_down = down;
         }
         options.finish()?;
@@ -299,8 +283,8 @@ impl ConflictCase {
 
 /// Reads `mob`: dice all of one size.
 fn mob_option(options: &mut Options) -> Result<Option<Mob>, OptionError> {
-    let item = options.take("mob");
-    let Some(pool) = options.cortex_pool("mob")? else {
+    let item = options.take(&MOB);
+    let Some(pool) = options.cortex_pool(&MOB)? else {
         return Ok(None);
     };
     let die = pool.dice()[0];
@@ -309,8 +293,8 @@ fn mob_option(options: &mut Options) -> Result<Option<Mob>, OptionError> {
             &item.expect("a mob was given"),
             format!(
                 "{} is \"{pool}\", but a mob's team dice are all of one size, such as \"3d8\"; give other dice as {}",
-                options.key_name("mob"),
-                options.key_name("foe")
+                options.key_name(&MOB),
+                options.key_name(&FOE)
             ),
         ));
     }
@@ -321,12 +305,17 @@ fn mob_option(options: &mut Options) -> Result<Option<Mob>, OptionError> {
 }
 
 /// Reads a stress limit: d6, d8, d10 or d12 (default d12).
-fn stress_limit(options: &mut Options, key: &'static str) -> Result<Die, OptionError> {
+fn stress_limit(options: &mut Options, key: &'static KeyDef) -> Result<Die, OptionError> {
     let Some((text, item)) = options.string(key)? else {
         return Ok(Die::D12);
     };
-    let die = STRESS_LIMITS
-        .into_iter()
+    // The sizes the key declares (docs/cortex.md: novice d6 .. hero d12).
+    let Kind::Die(sizes) = key.kind else {
+        panic!("`{}` is not declared a die", key.name);
+    };
+    let die = sizes
+        .iter()
+        .filter_map(|&sides| Die::from_sides(u32::from(sides)))
         .find(|d| d.to_string() == text.trim().to_ascii_lowercase());
     die.ok_or_else(|| {
         options.error_at(
@@ -437,16 +426,16 @@ impl ConflictCase {
         let p_foe_out = h.foe_out.mass();
         let p_hero_out = h.hero_out.mass();
         let mut metrics = vec![
-            Metric::probability("p_foe_out", p_foe_out),
-            Metric::probability("p_hero_out", p_hero_out),
-            Metric::probability("p_neither", (1.0 - p_foe_out - p_hero_out).max(0.0)),
-            Metric::mean_of("mean_exchanges", &h.exchanges, 1.0),
-            Metric::mean_of("mean_exchanges_to_foe_out", &h.foe_out, p_foe_out),
-            Metric::probability("p_hero_stressed", 1.0 - h.final_hero_stress.get(0)),
+            Metric::probability(m::P_FOE_OUT.name, p_foe_out),
+            Metric::probability(m::P_HERO_OUT.name, p_hero_out),
+            Metric::probability(m::P_NEITHER.name, (1.0 - p_foe_out - p_hero_out).max(0.0)),
+            Metric::mean_of(m::MEAN_EXCHANGES.name, &h.exchanges, 1.0),
+            Metric::mean_of(m::MEAN_EXCHANGES_TO_FOE_OUT.name, &h.foe_out, p_foe_out),
+            Metric::probability(m::P_HERO_STRESSED.name, 1.0 - h.final_hero_stress.get(0)),
         ];
         if self.mob.is_some() {
             metrics.push(Metric::mean_of(
-                "mean_team_dice_left",
+                m::MEAN_TEAM_DICE_LEFT.name,
                 &h.team_dice_left,
                 1.0,
             ));
@@ -460,8 +449,8 @@ impl ConflictCase {
     pub fn rows(&self, h: &ConflictHists<f64>) -> Vec<DistRow> {
         let mut rows = Vec::new();
         for (variable, hist) in [
-            ("foe_out_exchange", &h.foe_out),
-            ("hero_out_exchange", &h.hero_out),
+            (m::FOE_OUT_EXCHANGE.name, &h.foe_out),
+            (m::HERO_OUT_EXCHANGE.name, &h.hero_out),
         ] {
             for exchange in 1..=i64::from(self.exchanges) {
                 rows.push(DistRow::new(variable, exchange, hist.get(exchange)));
@@ -469,8 +458,8 @@ impl ConflictCase {
             rows.push(DistRow::new(variable, "never", 1.0 - hist.mass()));
         }
         for (variable, hist) in [
-            ("final_foe_stress", &h.final_foe_stress),
-            ("final_hero_stress", &h.final_hero_stress),
+            (m::FINAL_FOE_STRESS.name, &h.final_foe_stress),
+            (m::FINAL_HERO_STRESS.name, &h.final_hero_stress),
         ] {
             for code in 0..=OUT_CODE {
                 let outcome = match code {
@@ -516,32 +505,32 @@ impl SystemCase for ConflictCase {
 
     fn inputs(&self) -> Map<String, Value> {
         let mut inputs = Map::new();
-        inputs.insert("hero".into(), json!(self.hero.to_string()));
+        inputs.insert(HERO.name.into(), json!(self.hero.to_string()));
         if !self.foe.is_empty() {
-            inputs.insert("foe".into(), json!(self.foe.to_string()));
+            inputs.insert(FOE.name.into(), json!(self.foe.to_string()));
         }
         if let Some(mob) = self.mob {
             let team = Pool::new(vec![mob.die; mob.count as usize]);
-            inputs.insert("mob".into(), json!(team.to_string()));
+            inputs.insert(MOB.name.into(), json!(team.to_string()));
         }
-        inputs.insert("exchanges".into(), json!(self.exchanges));
-        inputs.insert("foe_acts".into(), json!(self.foe_acts));
+        inputs.insert(EXCHANGES.name.into(), json!(self.exchanges));
+        inputs.insert(FOE_ACTS.name.into(), json!(self.foe_acts));
         inputs.insert(
-            "hero_stress_limit".into(),
+            HERO_STRESS_LIMIT.name.into(),
             json!(self.hero_stress_limit.to_string()),
         );
         if self.mob.is_none() {
             inputs.insert(
-                "foe_stress_limit".into(),
+                FOE_STRESS_LIMIT.name.into(),
                 json!(self.foe_stress_limit.to_string()),
             );
         }
-        inputs.insert("keep".into(), json!(self.rules.keep));
-        inputs.insert("reaction_keep".into(), json!(self.rules.reaction_keep));
-        inputs.insert("ties".into(), json!(self.rules.ties.name()));
-        inputs.insert("heroic_step".into(), json!(self.rules.heroic_step));
+        inputs.insert(KEEP.name.into(), json!(self.rules.keep));
+        inputs.insert(REACTION_KEEP.name.into(), json!(self.rules.reaction_keep));
+        inputs.insert(TIES.name.into(), json!(self.rules.ties.name()));
+        inputs.insert(HEROIC_STEP.name.into(), json!(self.rules.heroic_step));
         inputs.insert(
-            "effect_step_down".into(),
+            EFFECT_STEP_DOWN.name.into(),
             json!(self.rules.effect_step_down),
         );
         inputs
@@ -559,7 +548,7 @@ impl SystemCase for ConflictCase {
     /// foe (`foe` or `mob`) are swept (docs/cortex.md).
     fn sweep_name(&self, swept: &[String]) -> Option<String> {
         let has = |k: &str| swept.iter().any(|s| s == k);
-        (has("hero") && (has("foe") || has("mob")))
+        (has(HERO.name) && (has(FOE.name) || has(MOB.name)))
             .then(|| format!("{} vs {}", self.hero, self.foe_label()))
     }
 }

@@ -37,9 +37,7 @@ fn exact(case: &ConflictCase) -> ConflictHists<f64> {
 }
 
 fn value(metrics: &[Metric], name: &str) -> Option<f64> {
-    metrics
-        .iter()
-        .find(|m| m.name == name)
+    crate::distribution::metric(metrics, name)
         .unwrap_or_else(|| panic!("no metric {name}"))
         .value
 }

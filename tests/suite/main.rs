@@ -1,0 +1,31 @@
+//! The integration tests, one binary (each test binary links the whole crate
+//! and its dependencies, so one binary per file was slow to build on two
+//! cores). One module per area; `common` holds the shared helpers.
+//! `tests/memory.rs` and `tests/interrupt.rs` stay binaries of their own:
+//! one reads the peak memory of every child its process ran, the other
+//! times signals, and neither should share its process with other tests.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod advantage;
+mod balance;
+mod cli;
+mod compact;
+mod compare;
+mod conflict;
+mod cortex;
+mod docs_cite_no_outside_documents;
+mod exact_values;
+mod extremes;
+mod fuzzing;
+mod general_balance;
+mod hardening;
+mod plot_points;
+mod probability_range;
+mod properties;
+mod publish;
+mod report;
+mod scenario_validation;
+mod scene;
+mod storytelling;

@@ -25,7 +25,7 @@ type Move = (u32, u8, f64);
 /// far: `COUNTS` runs of `width` cells.
 struct Encounter {
     /// Per distinct roll kind, per state, the moves of one roll.
-    tables: Vec<Vec<Vec<Move>>>,
+    tables: Vec<Vec<Row>>,
     /// Per roll, its table.
     table_of: Vec<usize>,
     /// The most a count can grow by in one roll.
@@ -34,12 +34,41 @@ struct Encounter {
     rolls: usize,
     per_encounter: [Hist<f64>; COUNTS],
     tier_by_roll: Vec<[f64; 3]>,
-    /// The slots of a state's moves (reused from state to state).
+    /// The slots of a state's targets (reused from state to state).
     slots: Vec<usize>,
     /// Count runs of states already stepped, reused.
     spare: Vec<Vec<f64>>,
     /// What the encounter is called in messages.
     what: String,
+}
+
+/// One state's moves for one roll: the states they reach, each once in the
+/// order first reached, and the moves themselves in order, each naming its
+/// state by its place in `targets` (so a roll looks each state up once, not
+/// once per move).
+struct Row {
+    targets: Vec<u32>,
+    moves: Vec<Move>,
+}
+
+impl Row {
+    fn new(moves: &[Move]) -> Row {
+        let mut targets: Vec<u32> = Vec::new();
+        let moves = moves
+            .iter()
+            .map(|&(to, flags, q)| {
+                let place = match targets.iter().position(|&t| t == to) {
+                    Some(place) => place,
+                    None => {
+                        targets.push(to);
+                        targets.len() - 1
+                    }
+                };
+                (place as u32, flags, q)
+            })
+            .collect();
+        Row { targets, moves }
+    }
 }
 
 impl Mechanic for Encounter {
@@ -83,7 +112,8 @@ impl Mechanic for Encounter {
             ..
         } = self;
         let (max_step, width) = (*max_step, *width);
-        let moves = &tables[table_of[roll]][s as usize];
+        let row = &tables[table_of[roll]][s as usize];
+        let moves = &row.moves;
         let top = roll * max_step;
         // The per-roll tiers come from the counters' distribution before
         // the roll.
@@ -93,7 +123,7 @@ impl Mechanic for Encounter {
             tiers[flag_tier(flags)] += p * q;
         }
         slots.clear();
-        for &(to, _, _) in moves {
+        for &to in &row.targets {
             slots.push(next.slot(to, || {
                 let mut v = spare.pop().unwrap_or_default();
                 v.clear();
@@ -110,12 +140,12 @@ impl Mechanic for Encounter {
             // sums its terms in one fixed order (by count, then by move),
             // whatever the layout of the loops.
             for step in (0..=max_step).rev() {
-                for (&(_, flags, q), &slot) in moves.iter().zip(slots.iter()) {
+                for &(place, flags, q) in moves {
                     if count_step(flags, k) != step {
                         continue;
                     }
                     let start = k * width + step;
-                    let target = &mut next.mass(slot).0[start..=start + top];
+                    let target = &mut next.mass(slots[place as usize]).0[start..=start + top];
                     for (cell, &p) in target.iter_mut().zip(from) {
                         *cell += p * q;
                     }
@@ -276,6 +306,10 @@ impl AdvantageCase {
             .fold(0u64, u64::saturating_add);
         budget.spend(cells / CELLS_PER_STEP, &what)?;
 
+        let tables = tables
+            .iter()
+            .map(|table| table.iter().map(|moves| Row::new(moves)).collect())
+            .collect();
         let mut encounter = Encounter {
             tables,
             table_of,

@@ -13,7 +13,6 @@ use super::chart::{self, input_text};
 use super::document::{text, with_code_spans, Block, Document, Inline};
 use super::format::thousands;
 use super::{html, markdown, MethodUsed, Report};
-use crate::systems::System;
 
 /// One scenario's entry.
 pub struct IndexEntry<'a> {
@@ -40,14 +39,8 @@ const MAX_VALUES: usize = 8;
 
 /// Per system in the report: the inputs held at one value and the swept ones.
 pub fn rule_lines(report: &Report) -> Vec<String> {
-    let mut systems: Vec<System> = Vec::new();
-    for r in &report.results {
-        if !systems.contains(&r.system) {
-            systems.push(r.system);
-        }
-    }
     let mut lines = Vec::new();
-    for system in systems {
+    for system in chart::systems_in(report) {
         let results = chart::chosen(report, system);
         let mut keys: Vec<&String> = Vec::new();
         for r in &results {

@@ -35,17 +35,23 @@ use crate::systems::metrics::MetricRef;
 use crate::systems::System;
 pub use model::Chart;
 
-/// Every chart of the report, in a fixed order: systems as they first
-/// appear in the report, each system's charts in its builder's order.
-pub fn charts(report: &Report) -> Vec<Chart> {
+/// The systems of the report's cases, each once, in the order they first
+/// appear.
+pub fn systems_in(report: &Report) -> Vec<System> {
     let mut systems: Vec<System> = Vec::new();
     for r in &report.results {
         if !systems.contains(&r.system) {
             systems.push(r.system);
         }
     }
+    systems
+}
+
+/// Every chart of the report, in a fixed order: systems as they first
+/// appear in the report, each system's charts in its builder's order.
+pub fn charts(report: &Report) -> Vec<Chart> {
     let mut out = Vec::new();
-    for system in systems {
+    for system in systems_in(report) {
         let mut results = chosen(report, system);
         let all = results.len();
         results.truncate(MAX_CHARTED_CASES);

@@ -38,18 +38,15 @@ pub fn chart(results: &[&CaseResult]) -> Option<Chart> {
     if cases.is_empty() {
         return None;
     }
-    let mut difficulties: Vec<i64> = cases
-        .iter()
-        .filter_map(|r| input_int(r, "difficulty"))
-        .collect();
-    difficulties.sort_unstable();
-    difficulties.dedup();
-    let mut counts: Vec<i64> = cases
-        .iter()
-        .filter_map(|r| input_int(r, "plot_points"))
-        .collect();
-    counts.sort_unstable();
-    counts.dedup();
+    // The values the cases give `key`, each once, smallest first.
+    let distinct = |key: &str| {
+        let mut values: Vec<i64> = cases.iter().filter_map(|r| input_int(r, key)).collect();
+        values.sort_unstable();
+        values.dedup();
+        values
+    };
+    let difficulties = distinct("difficulty");
+    let counts = distinct("plot_points");
     let panel_keys = varying_keys(&cases, &["difficulty", "plot_points"]);
     let mut captions: Vec<String> = Vec::new();
     for r in &cases {

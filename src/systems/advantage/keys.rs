@@ -51,18 +51,6 @@ pub const SHARE: KeyDef = KeyDef::switch("share", false, "In a party: players ma
 
 /// The keys an advantage case accepts.
 pub const KEYS: &[&KeyDef] = &[
-    &DIE,
-    &STAT,
-    &ROLLS,
-    &POLICY,
-    &THRESHOLD,
-    &GAIN_ON,
-    &GAIN_CHANCE,
-    &GM_REDUCE_CHANCE,
-    &MISS_MAX,
-    &STRONG_MIN,
-    &ON_USE,
-    &COUNTERS,
-    &PARTY,
-    &SHARE,
+    &DIE, &STAT, &ROLLS, &POLICY, &THRESHOLD, &GAIN_ON, &GAIN_CHANCE, &GM_REDUCE_CHANCE,
+    &MISS_MAX, &STRONG_MIN, &ON_USE, &COUNTERS, &PARTY, &SHARE,
 ];

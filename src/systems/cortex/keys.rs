@@ -80,16 +80,8 @@ pub const ROLL_RULES: &[&KeyDef] = &[&TIES, &HEROIC_STEP, &KEEP, &REACTION_KEEP]
 
 /// The keys a cortex case accepts.
 pub const KEYS: &[&KeyDef] = &[
-    &POOL,
-    &VS,
-    &DIFFICULTY,
-    &EFFECT_STEP_DOWN,
-    &POLICY,
-    &PLOT_POINTS,
-    &TIES,
-    &HEROIC_STEP,
-    &KEEP,
-    &REACTION_KEEP,
+    &POOL, &VS, &DIFFICULTY, &EFFECT_STEP_DOWN, &POLICY, &PLOT_POINTS, &TIES, &HEROIC_STEP,
+    &KEEP, &REACTION_KEEP,
 ];
 
 pub const SCENE_POOL: KeyDef = POOL.with_help("The player's action pool, e.g. \"d10 2d8 d6\"");
@@ -102,14 +94,7 @@ pub const END_AT_2D12: KeyDef = KeyDef::switch("end_at_2d12", false, "The GM end
 
 /// The keys a scene accepts.
 pub const SCENE_KEYS: &[&KeyDef] = &[
-    &SCENE_POOL,
-    &DOOM,
-    &ACTIONS,
-    &END_AT_2D12,
-    &TIES,
-    &HEROIC_STEP,
-    &KEEP,
-    &REACTION_KEEP,
+    &SCENE_POOL, &DOOM, &ACTIONS, &END_AT_2D12, &TIES, &HEROIC_STEP, &KEEP, &REACTION_KEEP,
 ];
 
 pub const HERO: KeyDef = KeyDef::pool("hero", Fallback::Required, "The hero's pool, e.g. \"d10 2d8 d6\"",
@@ -129,16 +114,6 @@ pub const FOE_STRESS_LIMIT: KeyDef = KeyDef::die("foe_stress_limit", STRESS_SIZE
 
 /// The keys a conflict accepts.
 pub const CONFLICT_KEYS: &[&KeyDef] = &[
-    &HERO,
-    &FOE,
-    &MOB,
-    &EXCHANGES,
-    &FOE_ACTS,
-    &HERO_STRESS_LIMIT,
-    &FOE_STRESS_LIMIT,
-    &EFFECT_STEP_DOWN,
-    &TIES,
-    &HEROIC_STEP,
-    &KEEP,
-    &REACTION_KEEP,
+    &HERO, &FOE, &MOB, &EXCHANGES, &FOE_ACTS, &HERO_STRESS_LIMIT, &FOE_STRESS_LIMIT,
+    &EFFECT_STEP_DOWN, &TIES, &HEROIC_STEP, &KEEP, &REACTION_KEEP,
 ];

@@ -24,12 +24,5 @@ pub const CHANCE_DIE_EXPLODES: KeyDef = KeyDef::switch("chance_die_explodes", tr
 
 /// The keys a storytelling case accepts.
 pub const KEYS: &[&KeyDef] = &[
-    &DICE,
-    &MODIFIER,
-    &TARGET,
-    &AGAIN,
-    &ROTE,
-    &NEED,
-    &EXCEPTIONAL,
-    &CHANCE_DIE_EXPLODES,
+    &DICE, &MODIFIER, &TARGET, &AGAIN, &ROTE, &NEED, &EXCEPTIONAL, &CHANCE_DIE_EXPLODES,
 ];

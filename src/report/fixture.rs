@@ -67,6 +67,15 @@ pub fn report() -> Report {
     )
 }
 
+/// [`report`] with its exact case's `mean_effect_step` left without a
+/// value (a mean over no successes), which the writers print as empty.
+pub fn report_with_an_empty_metric() -> Report {
+    let mut report = report();
+    let empty = metric_index(&report.results[0], "mean_effect_step");
+    report.results[0].metrics[empty].metric.value = None;
+    report
+}
+
 /// A sweep of hero pools against opposing pools, plus (with `extras`) a
 /// roll against a difficulty and an unopposed roll.
 pub fn cortex(mc: bool, extras: bool) -> Report {

@@ -138,9 +138,7 @@ mod tests {
 
     #[test]
     fn spec_shape() {
-        let mut report = fixture::report();
-        let empty = fixture::metric_index(&report.results[0], "mean_effect_step");
-        report.results[0].metrics[empty].metric.value = None;
+        let report = fixture::report_with_an_empty_metric();
         let (exact_result, mc_result) = (&report.results[0], &report.results[1]);
         let v = report_json(&report, false);
         assert_eq!(v["tool"], "oddsmith");

@@ -135,9 +135,7 @@ mod tests {
 
     #[test]
     fn blocks_align_and_show_intervals() {
-        let mut report = fixture::report();
-        let empty = fixture::metric_index(&report.results[0], "mean_effect_step");
-        report.results[0].metrics[empty].metric.value = None;
+        let report = fixture::report_with_an_empty_metric();
         let text = render(&report);
         assert!(text.contains("d8 d6 vs 2d6  [cortex, exact]"));
         assert!(text.contains("d8 d6 vs 2d6  [cortex, monte carlo, 100 trials, seed 7]"));

@@ -204,33 +204,3 @@ fn flag_text_is_read_by_the_kind() {
         "Dice summed into the action (hero's) total [1 to 5; default: 2]"
     );
 }
-
-#[test]
-fn tmp_dump_keys() {
-    let mut out = String::new();
-    for system in System::ALL {
-        for key in system.key_defs() {
-            out += &format!(
-                "{system} {} {} | {} | {:?} | {} | {:?} | {:?} | {} | {} {}\n",
-                key.name,
-                key.allowed_text(),
-                key.default_text(),
-                key.default,
-                key.help,
-                key.allowed,
-                key.phrase,
-                key.noun,
-                key.main,
-                key.positional
-            );
-            if let Kind::Choice(_) = key.kind {
-            } else {
-                out += &format!("{:?}\n", key.kind);
-            }
-        }
-    }
-    for system in System::ALL {
-        out += &format!("{:?}\n", system.declared());
-    }
-    std::fs::write(std::env::var("DUMP").unwrap(), out).unwrap();
-}

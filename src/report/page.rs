@@ -21,6 +21,7 @@ use super::index;
 use super::side_by_side;
 use super::{CaseResult, FileBody, FolderFile, MethodUsed, Report};
 use crate::balance::{BalanceResult, Form};
+use crate::systems::cortex::keys::VS;
 use crate::systems::System;
 
 /// The line above a case's table: the case, its system, the rules in force
@@ -257,7 +258,7 @@ pub fn balances(balances: &[BalanceResult]) -> Document {
                     .collect()
             })
             .collect();
-        let mut header = vec![text(if pools { "vs" } else { b.key.as_str() })];
+        let mut header = vec![text(if pools { VS.name } else { b.key.as_str() })];
         let mut align = vec![Align::Left];
         if with_labels {
             header.push(text("label"));

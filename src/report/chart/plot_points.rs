@@ -9,6 +9,7 @@ use super::{
     varying_keys, width_for,
 };
 use crate::report::CaseResult;
+use crate::systems::cortex::keys::{DIFFICULTY, PLOT_POINTS, POOL};
 use crate::systems::cortex::metrics::P_SUCCESS;
 use crate::systems::System;
 
@@ -30,8 +31,8 @@ pub fn chart(results: &[&CaseResult]) -> Option<Chart> {
         .iter()
         .copied()
         .filter(|r| {
-            input_int(r, "plot_points").is_some()
-                && input_int(r, "difficulty").is_some()
+            input_int(r, &PLOT_POINTS).is_some()
+                && input_int(r, &DIFFICULTY).is_some()
                 && metric_value(r, P_SUCCESS.name).is_some()
         })
         .collect();
@@ -40,17 +41,17 @@ pub fn chart(results: &[&CaseResult]) -> Option<Chart> {
     }
     let mut difficulties: Vec<i64> = cases
         .iter()
-        .filter_map(|r| input_int(r, "difficulty"))
+        .filter_map(|r| input_int(r, &DIFFICULTY))
         .collect();
     difficulties.sort_unstable();
     difficulties.dedup();
     let mut counts: Vec<i64> = cases
         .iter()
-        .filter_map(|r| input_int(r, "plot_points"))
+        .filter_map(|r| input_int(r, &PLOT_POINTS))
         .collect();
     counts.sort_unstable();
     counts.dedup();
-    let panel_keys = varying_keys(&cases, &["difficulty", "plot_points"]);
+    let panel_keys = varying_keys(&cases, &[DIFFICULTY.name, PLOT_POINTS.name]);
     let mut captions: Vec<String> = Vec::new();
     for r in &cases {
         let caption = label_of(r, &panel_keys);
@@ -67,11 +68,11 @@ pub fn chart(results: &[&CaseResult]) -> Option<Chart> {
                     .iter()
                     .filter(|r| {
                         label_of(r, &panel_keys) == caption
-                            && input_int(r, "plot_points") == Some(count)
+                            && input_int(r, &PLOT_POINTS) == Some(count)
                     })
                     .filter_map(|r| {
                         Some(Point {
-                            x: input_int(r, "difficulty")? as f64,
+                            x: input_int(r, &DIFFICULTY)? as f64,
                             y: metric_value(r, P_SUCCESS.name)?,
                         })
                     })
@@ -119,7 +120,7 @@ pub fn chart(results: &[&CaseResult]) -> Option<Chart> {
     };
     chart.notes.extend(fixed_rules_note(
         &cases,
-        &["pool", "difficulty", "plot_points"],
+        &[POOL.name, DIFFICULTY.name, PLOT_POINTS.name],
     ));
     chart.notes.push(method_note(&cases, true));
     chart.fit_height(PANEL_HEIGHT);

@@ -245,6 +245,8 @@ pub const SCENE_POOL: KeyDef = KeyDef {
     ..POOL
 };
 
+/// The Cortex Plus rules text's default act starts with 2d6 in the doom
+/// pool ("Запас Рока").
 pub const DOOM: KeyDef = KeyDef {
     name: "doom",
     kind: Kind::Pool,

@@ -101,6 +101,24 @@ pub fn percent(p: f64) -> String {
     }
 }
 
+/// A chance a rule states (an input such as `gain_chance = 0.5`, a
+/// balance's target) as a percentage in [`percent`]'s unit, with the
+/// decimals it needs up to four: 0.5 -> "50 %", 0.125 -> "12.5 %". A
+/// measured probability is [`percent`]'s, with its fixed two decimals.
+pub fn stated_percent(p: f64) -> String {
+    let text = decimals(p * 100.0, 4);
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &text
+    };
+    format!("{text} %")
+}
+
+/// The confidence level of every interval, as prose and headers write it
+/// ("95 % interval"), in [`percent`]'s unit.
+pub const LEVEL: &str = "95 %";
+
 /// A share on a chart's percentage axis: `p` as a percentage with `places`
 /// decimals, in [`percent`]'s unit ("20 %", "2.5 %").
 pub fn percent_tick(p: f64, places: usize) -> String {
@@ -302,6 +320,15 @@ mod tests {
         assert_eq!(percent(0.99994), "99.99400 %");
         assert_eq!(percent(1.0 - f64::EPSILON), "99.9999999999999778 %");
         assert_eq!(percent(1.0 - 0.0000999999999), "99.9900 %");
+    }
+
+    #[test]
+    fn stated_chances_keep_the_decimals_they_need() {
+        assert_eq!(stated_percent(0.5), "50 %");
+        assert_eq!(stated_percent(0.125), "12.5 %");
+        assert_eq!(stated_percent(0.0), "0 %");
+        assert_eq!(stated_percent(1.0), "100 %");
+        assert_eq!(stated_percent(1.0 / 3.0), "33.3333 %");
     }
 
     #[test]

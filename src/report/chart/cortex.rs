@@ -134,8 +134,9 @@ fn heatmap(results: &[&CaseResult]) -> Option<Chart> {
         .fold(0.0, f64::max);
     chart.notes.push(if widest > 0.0 {
         format!(
-            "{} 95% intervals are within ±{} percentage points.",
+            "{} {} intervals are within ±{} percentage points.",
             mc_note,
+            crate::report::format::LEVEL,
             crate::report::format::decimals(widest * 100.0, 2)
         )
     } else {

@@ -28,7 +28,7 @@ mod totals;
 
 use serde_json::Value as Json;
 
-use super::format::thousands;
+use super::format::{thousands, LEVEL};
 use super::{CaseResult, MethodUsed, Report};
 use crate::options::{KeyDef, RawValue};
 use crate::stats;
@@ -504,9 +504,9 @@ pub fn method_note(results: &[&CaseResult], error_bars: bool) -> String {
         )
     };
     let bars = if error_bars {
-        "; error bars show 95% intervals"
+        format!("; error bars show {LEVEL} intervals")
     } else {
-        ""
+        String::new()
     };
     match mc.first() {
         None => "Exact probabilities.".into(),

@@ -9,6 +9,7 @@ use super::rules::{count_step, flag_tier, RollKind};
 use super::states::{Counters, StateSpace};
 use super::{AdvantageCase, AdvantageHists, COUNTS, M2S, USES};
 use crate::distribution::Hist;
+use crate::engine::chain::{self, Mass, Mechanic, Next, Pruning};
 use crate::engine::exact::{Budget, ExactError};
 
 /// Cells of the chain's count runs per elementary step of the budget.
@@ -16,6 +17,167 @@ const CELLS_PER_STEP: u64 = 25;
 
 /// One move of the chain: to state `.0` with roll flags `.1`, probability `.2`.
 type Move = (u32, u8, f64);
+
+/// The encounter as a chain ([`crate::engine::chain`]): the state is the
+/// counters' state (its index in the [`StateSpace`]), a step is one roll;
+/// each state carries, for each per-encounter count (misses, weak hits,
+/// strong hits, uses, misses turned strong), the chance of every count so
+/// far: `COUNTS` runs of `width` cells.
+struct Encounter {
+    /// Per distinct roll kind, per state, the moves of one roll.
+    tables: Vec<Vec<Row>>,
+    /// Per roll, its table.
+    table_of: Vec<usize>,
+    /// The most a count can grow by in one roll.
+    max_step: usize,
+    width: usize,
+    rolls: usize,
+    per_encounter: [Hist<f64>; COUNTS],
+    tier_by_roll: Vec<[f64; 3]>,
+    /// The slots of a state's targets (reused from state to state).
+    slots: Vec<usize>,
+    /// Count runs of states already stepped, reused.
+    spare: Vec<Vec<f64>>,
+    /// What the encounter is called in messages.
+    what: String,
+}
+
+/// One state's moves for one roll: the states they reach, each once in the
+/// order first reached, and the moves themselves in order, each naming its
+/// state by its place in `targets` (so a roll looks each state up once, not
+/// once per move).
+struct Row {
+    targets: Vec<u32>,
+    moves: Vec<Move>,
+}
+
+impl Row {
+    fn new(moves: &[Move]) -> Row {
+        let mut targets: Vec<u32> = Vec::new();
+        let moves = moves
+            .iter()
+            .map(|&(to, flags, q)| {
+                let place = match targets.iter().position(|&t| t == to) {
+                    Some(place) => place,
+                    None => {
+                        targets.push(to);
+                        targets.len() - 1
+                    }
+                };
+                (place as u32, flags, q)
+            })
+            .collect();
+        Row { targets, moves }
+    }
+}
+
+impl Mechanic for Encounter {
+    type State = u32;
+    type Mass = Runs;
+    type Outcome = u32;
+
+    fn steps(&self) -> usize {
+        self.rolls
+    }
+
+    fn initial(&mut self) -> Vec<(u32, Runs)> {
+        let mut runs = vec![0.0; COUNTS * self.width];
+        for k in 0..COUNTS {
+            runs[k * self.width] = 1.0;
+        }
+        vec![(0, Runs(runs))]
+    }
+
+    /// Never asked: an encounter spends its work before it starts.
+    fn too_large(&self, _roll: usize, _live: usize) -> String {
+        self.what.clone()
+    }
+
+    fn next(
+        &mut self,
+        roll: usize,
+        s: u32,
+        Runs(runs): Runs,
+        next: &mut Next<u32, Runs, u32>,
+        _budget: &mut Budget,
+    ) -> Result<(), ExactError> {
+        let Encounter {
+            tables,
+            table_of,
+            max_step,
+            width,
+            tier_by_roll,
+            slots,
+            spare,
+            ..
+        } = self;
+        let (max_step, width) = (*max_step, *width);
+        let row = &tables[table_of[roll]][s as usize];
+        let moves = &row.moves;
+        let top = roll * max_step;
+        // The per-roll tiers come from the counters' distribution before
+        // the roll.
+        let p: f64 = runs[..=top].iter().sum();
+        let tiers = &mut tier_by_roll[roll];
+        for &(_, flags, q) in moves {
+            tiers[flag_tier(flags)] += p * q;
+        }
+        slots.clear();
+        for &to in &row.targets {
+            slots.push(next.slot(to, || {
+                let mut v = spare.pop().unwrap_or_default();
+                v.clear();
+                v.resize(COUNTS * width, 0.0);
+                Runs(v)
+            }));
+        }
+        for k in 0..COUNTS {
+            let from = &runs[k * width..=k * width + top];
+            if from.iter().all(|&p| p == 0.0) {
+                continue;
+            }
+            // Larger steps first, then the moves in order, so every cell
+            // sums its terms in one fixed order (by count, then by move),
+            // whatever the layout of the loops.
+            for step in (0..=max_step).rev() {
+                for &(place, flags, q) in moves {
+                    if count_step(flags, k) != step {
+                        continue;
+                    }
+                    let start = k * width + step;
+                    let target = &mut next.mass(slots[place as usize]).0[start..=start + top];
+                    for (cell, &p) in target.iter_mut().zip(from) {
+                        *cell += p * q;
+                    }
+                }
+            }
+        }
+        spare.push(runs);
+        Ok(())
+    }
+
+    fn final_outcome(&self, s: &u32) -> u32 {
+        *s
+    }
+
+    fn absorb(&mut self, _s: u32, Runs(runs): Runs) {
+        for (k, hist) in self.per_encounter.iter_mut().enumerate() {
+            for count in 0..self.width {
+                hist.add(count as i64, runs[k * self.width + count]);
+            }
+        }
+    }
+}
+
+/// A state's count runs, one after another.
+struct Runs(Vec<f64>);
+
+impl Mass for Runs {
+    /// The first run's cells: the chance of the state.
+    fn total(&self) -> f64 {
+        self.0[..self.0.len() / COUNTS].iter().sum()
+    }
+}
 
 impl AdvantageCase {
     /// The chance steps of one counter as weighted branches `(gained,
@@ -144,62 +306,26 @@ impl AdvantageCase {
             .fold(0u64, u64::saturating_add);
         budget.spend(cells / CELLS_PER_STEP, &what)?;
 
-        let size = space.len();
-        let width = n * max_step + 1;
-        let at = |k: usize, s: usize, count: usize| (k * size + s) * width + count;
-        let mut state = vec![0.0f64; COUNTS * size * width];
-        for k in 0..COUNTS {
-            state[at(k, 0, 0)] = 1.0;
-        }
-        let mut tier_by_roll = Vec::with_capacity(n);
-        for roll in 0..n {
-            let table = &tables[table_of[roll]];
-            let top = roll * max_step;
-            let mut tiers = [0.0; 3];
-            for (s, moves) in table.iter().enumerate() {
-                let p: f64 = (0..=top).map(|count| state[at(0, s, count)]).sum();
-                for &(_, flags, q) in moves {
-                    tiers[flag_tier(flags)] += p * q;
-                }
-            }
-            tier_by_roll.push(tiers);
-            let mut next = vec![0.0f64; state.len()];
-            for k in 0..COUNTS {
-                for (s, moves) in table.iter().enumerate() {
-                    let from = &state[at(k, s, 0)..=at(k, s, top)];
-                    if from.iter().all(|&p| p == 0.0) {
-                        continue;
-                    }
-                    // Larger steps first, then the moves in order, so every
-                    // cell sums its terms in one fixed order (by count, then
-                    // by move), whatever the layout of the loops.
-                    for step in (0..=max_step).rev() {
-                        for &(to, flags, q) in moves {
-                            if count_step(flags, k) != step {
-                                continue;
-                            }
-                            let start = at(k, to as usize, step);
-                            for (cell, &p) in next[start..=start + top].iter_mut().zip(from) {
-                                *cell += p * q;
-                            }
-                        }
-                    }
-                }
-            }
-            state = next;
-        }
-        let per_encounter = std::array::from_fn(|k| {
-            let mut hist = Hist::with_range(0, (n * max_step) as i64);
-            for s in 0..size {
-                for count in 0..width {
-                    hist.add(count as i64, state[at(k, s, count)]);
-                }
-            }
-            hist
-        });
+        let tables = tables
+            .iter()
+            .map(|table| table.iter().map(|moves| Row::new(moves)).collect())
+            .collect();
+        let mut encounter = Encounter {
+            tables,
+            table_of,
+            max_step,
+            width: n * max_step + 1,
+            rolls: n,
+            per_encounter: std::array::from_fn(|_| Hist::with_range(0, (n * max_step) as i64)),
+            tier_by_roll: vec![[0.0; 3]; n],
+            slots: Vec::new(),
+            spare: Vec::new(),
+            what: what(),
+        };
+        chain::run(&mut encounter, Pruning::NONE, budget)?;
         Ok(AdvantageHists {
-            per_encounter,
-            tier_by_roll,
+            per_encounter: encounter.per_encounter,
+            tier_by_roll: encounter.tier_by_roll,
         })
     }
 

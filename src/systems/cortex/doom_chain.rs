@@ -1,6 +1,7 @@
-//! The exact method for doom-pool scenes (docs/cortex.md): a Markov chain over the
-//! doom pool's contents. The pool only grows, by one die of four sizes per
-//! action, so the states stay few; each state's chance of success is
+//! The exact method for doom-pool scenes (docs/cortex.md): a Markov chain
+//! over the doom pool's contents, run on the chain engine
+//! ([`crate::engine::chain`]). The pool only grows, by one die of four sizes
+//! per action, so the states stay few; each state's chance of success is
 //! computed once (memoised per doom pool) from the action's exact (total,
 //! hitches) distribution ([`pool_probabilities`]) and the doom pool's exact
 //! total distribution, itself built from its parent pool's by adding one
@@ -9,6 +10,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::dice::Die;
+use crate::engine::chain::{self, Mass, Mechanic, Next, Pruning};
 use crate::engine::exact::{Budget, ExactError};
 
 use super::exact::pool_probabilities;
@@ -260,139 +262,173 @@ impl<'a> DoomPools<'a> {
     }
 }
 
-/// A doom pool in play and, for scenes in it, the chance of each count of
-/// successes and of heroic successes so far (two marginals of one mass).
-struct Live {
-    id: u32,
+/// What a doom pool in play carries: for scenes in it, the chance of each
+/// count of successes and of heroic successes so far (two marginals of one
+/// mass).
+struct Counts {
     successes: Vec<f64>,
     heroics: Vec<f64>,
 }
 
-impl SceneCase {
-    /// The exact tallies: the Markov chain over doom pools, one action at a
-    /// time, tracking success and heroic-success counts alongside. Pools
-    /// less likely than [`PRUNE_BELOW`] are dropped and their mass tallied.
-    /// The work is spent action by action, so a scene is refused as soon as
-    /// the pools it keeps in play pass the budget; the count vectors grow
-    /// with the actions played, so memory follows the budget too.
-    pub fn exact_hists(&self, budget: &mut Budget) -> Result<SceneHists<f64>, ExactError> {
-        let mut pools = DoomPools::new(self, budget)?;
-        let levels: Vec<usize> = (0..HITCH_LEVELS)
-            .filter(|&l| pools.hitch_levels[l] > 0.0)
-            .collect();
-        let start = dice_in(&key_of(&self.doom));
-        let mut hists = SceneHists::new(self.actions);
-        let mut live = vec![Live {
-            id: 0,
-            successes: vec![1.0],
-            heroics: vec![1.0],
-        }];
-        // Count vectors of pools already played, reused for the next
-        // action's pools: allocating them afresh was a quarter of the time.
-        let mut spare: Vec<Vec<f64>> = Vec::new();
-        let fresh = |spare: &mut Vec<Vec<f64>>, width: usize| {
-            let mut v = spare.pop().unwrap_or_default();
-            v.clear();
-            v.resize(width, 0.0);
-            v
-        };
-        for action in 0..self.actions as usize {
-            let work = live.len() as u64 * levels.len() as u64 * 4 * (action as u64 + 1);
-            budget.spend(work / DENSE_OPS_PER_STEP, &|| {
-                format!(
-                    "a scene of {} actions (by action {}, {} doom pools are each more likely than {PRUNE_BELOW:e})",
-                    self.actions,
-                    action + 1,
-                    live.len()
-                )
-            })?;
-            let width = action + 2;
-            let mut slots: FxHashMap<u32, usize> = FxHashMap::default();
-            let mut next: Vec<Live> = Vec::new();
-            let mut happened = 0.0;
-            for state in live {
-                let key = pools.keys[state.id as usize];
-                let mass: f64 = state.successes.iter().sum();
-                if self.ends(&key) {
-                    // The GM spends 2d12: this and every later action does
-                    // not happen, and counts as not succeeding (docs/cortex.md).
-                    self.finish(&mut hists, &key, start, &state, true);
-                    pools.tops.remove(&state.id);
-                    continue;
-                }
-                let joint = pools.joint[state.id as usize];
-                for &level in &levels {
-                    let child = pools.child(state.id, level, budget)?;
-                    let p_level = pools.hitch_levels[level];
-                    let [p_success, p_heroic] = joint[level];
-                    happened += mass * p_success;
-                    let slot = *slots.entry(child).or_insert_with(|| {
-                        next.push(Live {
-                            id: child,
-                            successes: fresh(&mut spare, width),
-                            heroics: fresh(&mut spare, width),
-                        });
-                        next.len() - 1
-                    });
-                    let target = &mut next[slot];
-                    for c in 0..=action {
-                        let (s, h) = (state.successes[c], state.heroics[c]);
-                        target.successes[c + 1] += s * p_success;
-                        target.successes[c] += s * (p_level - p_success);
-                        target.heroics[c + 1] += h * p_heroic;
-                        target.heroics[c] += h * (p_level - p_heroic);
-                    }
-                }
-                // Every pool this one can become is now known.
-                pools.tops.remove(&state.id);
-                spare.extend([state.successes, state.heroics]);
-            }
-            hists.success_by_action[action] = happened;
-            let prune = next.len() > PRUNE_FROM;
-            next.retain(|state| {
-                if !prune {
-                    return true;
-                }
-                let mass: f64 = state.successes.iter().sum();
-                // A dropped pool keeps its top values: a likelier path may
-                // reach it again.
-                if mass < PRUNE_BELOW {
-                    hists.dropped += mass;
-                }
-                mass >= PRUNE_BELOW
-            });
-            next.sort_by_key(|l| l.id);
-            live = next;
-        }
-        for state in &live {
-            let key = pools.keys[state.id as usize];
-            self.finish(&mut hists, &key, start, state, false);
-        }
-        Ok(hists)
+impl Mass for Counts {
+    fn total(&self) -> f64 {
+        self.successes.iter().sum()
+    }
+}
+
+/// The scene as a chain ([`crate::engine::chain`]): the state is the doom
+/// pool (its number in [`DoomPools`]), a step is one action, and a scene
+/// ends early when the GM spends 2d12, or else in the pool it finishes with.
+struct Scene<'a> {
+    pools: DoomPools<'a>,
+    /// The hitch levels the action can roll.
+    levels: Vec<usize>,
+    /// Dice in the starting doom pool.
+    start: u64,
+    hists: SceneHists<f64>,
+    /// Count vectors of pools already played, reused for the next action's
+    /// pools: allocating them afresh was a quarter of the time.
+    spare: Vec<Vec<f64>>,
+}
+
+impl Mechanic for Scene<'_> {
+    type State = u32;
+    type Mass = Counts;
+    /// The doom pool the scene ended with, and whether the GM ended it.
+    type Outcome = (DoomKey, bool);
+
+    fn steps(&self) -> usize {
+        self.pools.case.actions as usize
     }
 
-    /// Adds the scenes that end in `state` to the tallies.
-    fn finish(
-        &self,
-        hists: &mut SceneHists<f64>,
-        key: &DoomKey,
-        start: u64,
-        state: &Live,
-        ended: bool,
-    ) {
+    fn initial(&mut self) -> Vec<(u32, Counts)> {
+        let counts = Counts {
+            successes: vec![1.0],
+            heroics: vec![1.0],
+        };
+        vec![(0, counts)]
+    }
+
+    fn work(&self, action: usize, live: usize) -> u64 {
+        live as u64 * self.levels.len() as u64 * 4 * (action as u64 + 1) / DENSE_OPS_PER_STEP
+    }
+
+    fn too_large(&self, action: usize, live: usize) -> String {
+        format!(
+            "a scene of {} actions (by action {}, {live} doom pools are each more likely than {PRUNE_BELOW:e})",
+            self.pools.case.actions,
+            action + 1,
+        )
+    }
+
+    fn next(
+        &mut self,
+        action: usize,
+        id: u32,
+        state: Counts,
+        next: &mut Next<u32, Counts, (DoomKey, bool)>,
+        budget: &mut Budget,
+    ) -> Result<(), ExactError> {
+        let Scene {
+            pools,
+            levels,
+            hists,
+            spare,
+            ..
+        } = self;
+        let key = pools.keys[id as usize];
+        if pools.case.ends(&key) {
+            // The GM spends 2d12: this and every later action does not
+            // happen, and counts as not succeeding (docs/cortex.md).
+            next.absorb((key, true), state);
+            pools.tops.remove(&id);
+            return Ok(());
+        }
+        let mass = state.total();
+        let width = action + 2;
+        let joint = pools.joint[id as usize];
+        for &level in levels.iter() {
+            let child = pools.child(id, level, budget)?;
+            let p_level = pools.hitch_levels[level];
+            let [p_success, p_heroic] = joint[level];
+            hists.success_by_action[action] += mass * p_success;
+            let target = next.to(child, || Counts {
+                successes: fresh(spare, width),
+                heroics: fresh(spare, width),
+            });
+            for c in 0..=action {
+                let (s, h) = (state.successes[c], state.heroics[c]);
+                target.successes[c + 1] += s * p_success;
+                target.successes[c] += s * (p_level - p_success);
+                target.heroics[c + 1] += h * p_heroic;
+                target.heroics[c] += h * (p_level - p_heroic);
+            }
+        }
+        // Every pool this one can become is now known.
+        pools.tops.remove(&id);
+        spare.extend([state.successes, state.heroics]);
+        Ok(())
+    }
+
+    fn final_outcome(&self, id: &u32) -> (DoomKey, bool) {
+        (self.pools.keys[*id as usize], false)
+    }
+
+    /// Adds the scenes that end in a pool to the tallies.
+    fn absorb(&mut self, (key, ended): (DoomKey, bool), state: Counts) {
+        let hists = &mut self.hists;
         let mut mass = 0.0;
         for (c, (&s, &h)) in state.successes.iter().zip(&state.heroics).enumerate() {
             hists.successes.add(c as i64, s);
             hists.heroics.add(c as i64, h);
             mass += s;
         }
-        hists.plot_points.add((dice_in(key) - start) as i64, mass);
+        hists
+            .plot_points
+            .add((dice_in(&key) - self.start) as i64, mass);
         if ended {
             hists.ended += mass;
         } else {
-            *hists.final_doom.entry(*key).or_insert(0.0) += mass;
-            hists.final_dice.add(dice_in(key) as i64, mass);
+            *hists.final_doom.entry(key).or_insert(0.0) += mass;
+            hists.final_dice.add(dice_in(&key) as i64, mass);
         }
+        self.spare.extend([state.successes, state.heroics]);
+    }
+}
+
+/// A count vector of `width` zeros, reusing a spare one.
+fn fresh(spare: &mut Vec<Vec<f64>>, width: usize) -> Vec<f64> {
+    let mut v = spare.pop().unwrap_or_default();
+    v.clear();
+    v.resize(width, 0.0);
+    v
+}
+
+impl SceneCase {
+    /// The exact tallies: the chain over doom pools, one action at a time,
+    /// tracking success and heroic-success counts alongside. Once more
+    /// than [`PRUNE_FROM`] pools are in play, pools less likely than
+    /// [`PRUNE_BELOW`] are dropped and their mass tallied. The work is
+    /// spent action by action, so a scene is refused as soon as the pools
+    /// it keeps in play pass the budget; the count vectors grow with the
+    /// actions played, so memory follows the budget too.
+    pub fn exact_hists(&self, budget: &mut Budget) -> Result<SceneHists<f64>, ExactError> {
+        let pools = DoomPools::new(self, budget)?;
+        let levels: Vec<usize> = (0..HITCH_LEVELS)
+            .filter(|&l| pools.hitch_levels[l] > 0.0)
+            .collect();
+        let mut scene = Scene {
+            pools,
+            levels,
+            start: dice_in(&key_of(&self.doom)),
+            hists: SceneHists::new(self.actions),
+            spare: Vec::new(),
+        };
+        // A dropped pool keeps its top values: a likelier path may reach it
+        // again.
+        let run = chain::run(&mut scene, Pruning::below(PRUNE_BELOW, PRUNE_FROM), budget)?;
+        scene.hists.dropped = run.dropped;
+        Ok(scene.hists)
     }
 }
 

@@ -1,5 +1,6 @@
 //! The exact method of Cortex conflicts: a Markov chain over (hero stress,
-//! foe stress, team dice left), one half exchange at a time. Its transitions
+//! foe stress, team dice left), one half exchange at a time, run on the
+//! chain engine ([`crate::engine::chain`]). Its transitions
 //! are opposed rolls' final-effect distributions, built from the Cortex
 //! engine's exact (total, effect) distribution of each pool and memoised per
 //! (action pool, reaction pool).
@@ -9,6 +10,7 @@ use rustc_hash::FxHashMap;
 use super::{stress_code, stress_of};
 use super::{taken_out, ConflictCase, ConflictHists, Ending, FoeState, STRESS_CODES};
 use crate::dice::Pool;
+use crate::engine::chain::{self, Mechanic, Next, Pruning};
 use crate::engine::exact::{Budget, ExactError};
 use crate::systems::cortex::{self, PoolRoll};
 
@@ -94,95 +96,120 @@ impl<'a> OpposedRolls<'a> {
     }
 }
 
-/// The chain's live states: (hero stress code, foe stress code, team dice)
-/// to probability, dense.
-struct Chain {
+/// The conflict as a chain ([`crate::engine::chain`]): a step is one half
+/// exchange, the hero's action or the foe's; a fight ends when either side
+/// is taken out, or else after the last exchange.
+struct Fight<'a> {
+    case: &'a ConflictCase,
+    /// Team dice counts a foe can have left (1 for a foe who is not a mob).
     team_slots: usize,
-    p: Vec<f64>,
+    rolls: OpposedRolls<'a>,
+    hists: ConflictHists<f64>,
+    mob: bool,
 }
 
-impl Chain {
-    fn new(team_slots: usize) -> Chain {
-        Chain {
-            team_slots,
-            p: vec![0.0; STRESS_CODES * STRESS_CODES * team_slots],
+/// Where a conflict stands between two half exchanges, numbered: (hero
+/// stress code, foe stress code, team dice left) in that order of weight,
+/// which is the order states are stepped in (no stress before any, then
+/// d4 .. d12).
+type Standing = u32;
+
+/// The number of a standing, with `team_slots` counts of team dice.
+fn standing(team_slots: usize, hero: Option<u32>, foe: FoeState) -> Standing {
+    ((stress_code(hero) * STRESS_CODES + stress_code(foe.stress)) * team_slots + foe.team as usize)
+        as Standing
+}
+
+/// The hero's stress and the foe's state of a standing.
+fn parts(team_slots: usize, standing: Standing) -> (Option<u32>, FoeState) {
+    let i = standing as usize;
+    let team = (i % team_slots) as u32;
+    let codes = i / team_slots;
+    let foe = FoeState {
+        stress: stress_of(codes % STRESS_CODES),
+        team,
+    };
+    (stress_of(codes / STRESS_CODES), foe)
+}
+
+impl Mechanic for Fight<'_> {
+    type State = Standing;
+    type Mass = f64;
+    type Outcome = Ending;
+
+    fn steps(&self) -> usize {
+        self.case.exchanges as usize * self.case.actors().len()
+    }
+
+    fn initial(&mut self) -> Vec<(Standing, f64)> {
+        vec![(standing(self.team_slots, None, self.case.start()), 1.0)]
+    }
+
+    fn work(&self, _step: usize, live: usize) -> u64 {
+        live as u64 * 16
+    }
+
+    fn too_large(&self, _step: usize, _live: usize) -> String {
+        format!("a conflict of {} exchanges", self.case.exchanges)
+    }
+
+    fn next(
+        &mut self,
+        step: usize,
+        at: Standing,
+        p: f64,
+        next: &mut Next<Standing, f64, Ending>,
+        budget: &mut Budget,
+    ) -> Result<(), ExactError> {
+        // The hero acts, then the foe if it acts at all (docs/cortex.md).
+        let actors = self.case.actors();
+        let exchange = (step / actors.len()) as u32 + 1;
+        let actor = actors[step % actors.len()];
+        let slots = self.team_slots;
+        let (hero, foe) = parts(slots, at);
+        let (action, reaction) = self.case.pools(actor, hero, foe);
+        let effects = self.rolls.effects(action, reaction, budget)?;
+        let mut missed = p;
+        for &(effect, q) in &effects.wins {
+            missed -= p * q;
+            match self.case.inflict(actor, hero, foe, effect) {
+                Some((hero, foe)) => next.add(standing(slots, hero, foe), p * q),
+                None => next.absorb(taken_out(actor, exchange, hero, foe), p * q),
+            }
+        }
+        next.add(at, missed.max(0.0));
+        Ok(())
+    }
+
+    fn final_outcome(&self, at: &Standing) -> Ending {
+        let (hero_stress, foe) = parts(self.team_slots, *at);
+        Ending {
+            exchange: self.case.exchanges,
+            hero_out: false,
+            foe_out: false,
+            hero_stress,
+            foe,
         }
     }
 
-    fn add(&mut self, hero: Option<u32>, foe: FoeState, p: f64) {
-        let i = self.index(hero, foe);
-        self.p[i] += p;
-    }
-
-    fn index(&self, hero: Option<u32>, foe: FoeState) -> usize {
-        (stress_code(hero) * STRESS_CODES + stress_code(foe.stress)) * self.team_slots
-            + foe.team as usize
-    }
-
-    /// Every state with its probability.
-    fn states(&self) -> Vec<(Option<u32>, FoeState, f64)> {
-        self.p
-            .iter()
-            .enumerate()
-            .filter(|(_, &p)| p > 0.0)
-            .map(|(i, &p)| {
-                let team = (i % self.team_slots) as u32;
-                let codes = i / self.team_slots;
-                let foe = FoeState {
-                    stress: stress_of(codes % STRESS_CODES),
-                    team,
-                };
-                (stress_of(codes / STRESS_CODES), foe, p)
-            })
-            .collect()
+    fn absorb(&mut self, end: Ending, p: f64) {
+        self.hists.record_end(end, p, self.mob);
     }
 }
 
 impl ConflictCase {
-    /// The exact tallies: the Markov chain over (hero stress, foe stress,
-    /// team dice left), one action at a time.
+    /// The exact tallies: the chain over (hero stress, foe stress, team
+    /// dice left), one action at a time; states no play reaches are
+    /// dropped.
     pub fn exact_hists(&self, budget: &mut Budget) -> Result<ConflictHists<f64>, ExactError> {
-        let what = || format!("a conflict of {} exchanges", self.exchanges);
-        let mob = self.mob.is_some();
-        let mut rolls = OpposedRolls::new(self);
-        let mut hists = ConflictHists::new(self.exchanges);
-        let team_slots = self.start().team as usize + 1;
-        let mut chain = Chain::new(team_slots);
-        chain.add(None, self.start(), 1.0);
-        for exchange in 1..=self.exchanges {
-            // The hero acts, then the foe if it acts at all (docs/cortex.md).
-            for &actor in self.actors() {
-                let mut next = Chain::new(team_slots);
-                let states = chain.states();
-                budget.spend(states.len() as u64 * 16, &what)?;
-                for (hero, foe, p) in states {
-                    let (action, reaction) = self.pools(actor, hero, foe);
-                    let effects = rolls.effects(action, reaction, budget)?;
-                    let mut missed = p;
-                    for &(step, q) in &effects.wins {
-                        missed -= p * q;
-                        match self.inflict(actor, hero, foe, step) {
-                            Some((hero, foe)) => next.add(hero, foe, p * q),
-                            None => {
-                                hists.record_end(taken_out(actor, exchange, hero, foe), p * q, mob)
-                            }
-                        }
-                    }
-                    next.add(hero, foe, missed.max(0.0));
-                }
-                chain = next;
-            }
-        }
-        for (hero, foe, p) in chain.states() {
-            let end = Ending {
-                exchange: self.exchanges,
-                hero_out: false,
-                foe_out: false,
-                hero_stress: hero,
-                foe,
-            };
-            hists.record_end(end, p, mob);
-        }
-        Ok(hists)
+        let mut fight = Fight {
+            case: self,
+            team_slots: self.start().team as usize + 1,
+            rolls: OpposedRolls::new(self),
+            hists: ConflictHists::new(self.exchanges),
+            mob: self.mob.is_some(),
+        };
+        chain::run(&mut fight, Pruning::NONE.dropping_empty(), budget)?;
+        Ok(fight.hists)
     }
 }

@@ -136,7 +136,7 @@ pub fn to_csv(results: &[BalanceResult]) -> anyhow::Result<Vec<u8>> {
     header.extend(keys.iter().cloned());
     header.extend(["label".into(), "value".into(), "best".into()]);
     let mut writer = csv::Writer::from_writer(Vec::new());
-    writer.write_record(&header)?;
+    super::csv::write_row(&mut writer, &header)?;
     for r in results {
         for (i, rung) in r.ladder.iter().enumerate() {
             let cell = |column: &str| -> String {
@@ -156,7 +156,7 @@ pub fn to_csv(results: &[BalanceResult]) -> anyhow::Result<Vec<u8>> {
                 rung.metric.map(number).unwrap_or_default(),
                 (r.best == Some(i)).to_string(),
             ]);
-            writer.write_record(&row)?;
+            super::csv::write_row(&mut writer, &row)?;
         }
     }
     writer

@@ -123,7 +123,7 @@ pub struct CommonArgs {
     /// auto, exact, mc or both.
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
     pub method: MethodArg,
-    /// table, csv or json.
+    /// table, csv, json or markdown.
     #[arg(long, value_enum, default_value_t = FormatArg::Table)]
     pub format: FormatArg,
     /// No progress bar or notes on stderr.

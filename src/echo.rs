@@ -2,10 +2,13 @@
 //! Every message that quotes what the user typed or wrote goes through
 //! [`echo`], so a megabyte of junk or a NUL is never printed back.
 
+use crate::report::format::printable;
+
 /// The most characters of the user's input an error message repeats.
 pub const ECHO_CHARS: usize = 80;
 
-/// User input as an error message repeats it: control characters escaped
+/// User input as an error message repeats it: control characters (and the
+/// other characters [`printable`] refuses, such as U+FFFE) escaped
 /// (`\0`, `\u{1b}`: a NUL or an escape sequence must not reach the
 /// terminal) and cut to about [`ECHO_CHARS`] characters, saying how long it
 /// was, so a megabyte of junk is not printed back whole.
@@ -15,7 +18,7 @@ pub fn echo(text: &str) -> String {
         .chars()
         .take(ECHO_CHARS)
         .map(|c| {
-            if c.is_control() {
+            if !printable(c) {
                 c.escape_default().to_string()
             } else {
                 c.to_string()

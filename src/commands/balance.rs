@@ -12,8 +12,9 @@ use super::output::{flags as flags_of, print_report, single_entries};
 use crate::balance::general::GeneralSpec;
 use crate::balance::{BalanceQuestion, BalanceSpec};
 use crate::cli::BalanceArgs;
+use crate::echo::echo;
 use crate::errors::input_error;
-use crate::options::{Entries, KeyStyle, RawItem, RawValue};
+use crate::options::{Entries, KeyStyle, Kind, RawItem, RawValue};
 use crate::report::{Report, ReportKind, TableLayout};
 use crate::systems::System;
 
@@ -29,8 +30,15 @@ fn string_list<'a>(items: impl Iterator<Item = &'a str>) -> RawValue {
 /// A flag's text as the value a scenario would hold for `key` of `system`:
 /// read by the key's kind when the system declares it, else as
 /// [`RawValue::guess`] reads it (the system then names the unknown key).
+/// A balance's fixed keys take one value each on the command line: a
+/// comma list (`--rolls 6,10`) is refused saying so, except in a table
+/// key's value, whose entries are separated by commas.
 fn flag_value(system: System, key: &str, text: &str) -> Result<RawValue, String> {
     match system.key_def(key) {
+        Some(def) if text.contains(',') && !matches!(def.kind, Kind::Table { .. }) => Err(format!(
+            "`oddsmith balance` takes one value of each fixed key, not the list \"{}\"; for one balance per value, write a `[[balance]]` table whose `case` lists them (docs/scenarios.md)",
+            echo(text)
+        )),
         Some(def) => def.read_flag(text),
         None => RawValue::guess(text),
     }
@@ -149,6 +157,12 @@ fn general_questions(args: &BalanceArgs, system: &str) -> anyhow::Result<Vec<Bal
         let name = name.trim().replace('-', "_");
         let value = flag_value(system, &name, value)
             .map_err(|e| input_error(format!("`--set {name}`: {e}")))?;
+        if fixed.iter().any(|(given, _)| *given == name) {
+            return Err(input_error(format!(
+                "`{name}` is given twice (`--set {name}=...` and `--{}` or another `--set`): give each key once",
+                name.replace('_', "-")
+            )));
+        }
         fixed.push((name, RawItem::new(value)));
     }
     let resolve = |entries: Entries| system.resolve(system.options(KeyStyle::Flag, entries));

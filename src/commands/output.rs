@@ -90,6 +90,9 @@ impl Write for Stdout {
 pub fn entries(flags: Vec<Flag>, style: KeyStyle) -> Result<Entries, InputError> {
     let mut entries = Entries::new();
     for (key, mut given) in flags {
+        if let Some(error) = empty_item(&key_name(key, style), &given) {
+            return Err(error);
+        }
         for (i, value) in given.iter().enumerate() {
             if given[..i].contains(value) {
                 return Err(InputError(format!(
@@ -106,6 +109,23 @@ pub fn entries(flags: Vec<Flag>, style: KeyStyle) -> Result<Entries, InputError>
         entries.push((key.to_string(), RawItem::new(value)));
     }
     Ok(entries)
+}
+
+/// A comma list with an empty item (`","`, `"d8,,d6"`), said as such: the
+/// empty value would otherwise be read as a value (or as the same value
+/// twice). `name` is the flag or positional argument as the user knows it.
+pub fn empty_item(name: &str, given: &[RawValue]) -> Option<InputError> {
+    if given.len() < 2 {
+        return None;
+    }
+    let n = given
+        .iter()
+        .position(|v| matches!(v, RawValue::Str(s) if s.trim().is_empty()))?;
+    Some(InputError(format!(
+        "{name}: item {} of its {} comma-separated values is empty; give a value on each side of every comma",
+        n + 1,
+        given.len()
+    )))
 }
 
 /// The flags that were given, for a command that takes one value per flag.

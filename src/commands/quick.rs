@@ -10,7 +10,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::evaluate::{evaluate_case, Settings};
-use super::output::{entries, print_report, Flag};
+use super::output::{empty_item, entries, print_report, Flag};
 use crate::cli::{AdvantageArgs, ConflictArgs, CortexArgs, QuickArgs, SceneArgs, StorytellingArgs};
 use crate::errors::input_error;
 use crate::options::{key_value_pairs, KeyDef, KeyStyle, Kind, RawValue};
@@ -106,8 +106,12 @@ fn table_example(key: &KeyDef) -> String {
 /// whole-number key (Storytelling's `DICE`) is read here, so a bad count is
 /// named as the positional argument it is.
 fn positional_values(key: &KeyDef, text: &str) -> anyhow::Result<Vec<RawValue>> {
+    let pieces: Vec<RawValue> = comma_list(text).into_iter().map(RawValue::Str).collect();
+    if let Some(error) = empty_item(&key.name.to_uppercase(), &pieces) {
+        return Err(error.into());
+    }
     let Kind::Int { min, max } = key.kind else {
-        return Ok(comma_list(text).into_iter().map(RawValue::Str).collect());
+        return Ok(pieces);
     };
     let allowed = format!(
         "{} must be a whole number from {min} to {max} ({})",

@@ -327,6 +327,23 @@ impl KeyDef {
         }
     }
 
+    /// The default as the value a scenario would write for it, read by the
+    /// key's kind as a flag's text is ([`KeyDef::read_flag`]): what
+    /// [`super::Options`]' accessors give for a key left out. `None` for a
+    /// key that is required or has no value when left out.
+    pub fn default_value(&self) -> Option<RawValue> {
+        match self.default {
+            Fallback::Required | Fallback::Nothing => None,
+            Fallback::Int(i) => Some(RawValue::Int(i)),
+            Fallback::Float(x) => Some(RawValue::Float(x)),
+            Fallback::Bool(b) => Some(RawValue::Bool(b)),
+            Fallback::Text(text) => Some(
+                self.read_flag(text)
+                    .unwrap_or_else(|e| panic!("`{}`'s declared default {text:?}: {e}", self.name)),
+            ),
+        }
+    }
+
     /// The key's `--help` line: what it sets, what it allows, its default.
     pub fn help_line(&self) -> String {
         format!(

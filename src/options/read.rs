@@ -167,30 +167,74 @@ impl Options {
         )
     }
 
+    /// The value given for `key`, else the default its descriptor declares
+    /// as a value written nowhere: what every accessor ending in `_of`
+    /// reads, so a default is written once, in the descriptor
+    /// (docs/development.md, "Adding a system"). For a key checked by hand
+    /// because its range depends on another key (`again`); a key that
+    /// declares no default is read with a `maybe_` accessor instead.
+    pub fn item_of(&mut self, key: &'static KeyDef) -> RawItem {
+        let declared = || {
+            let value = key.default_value().unwrap_or_else(|| {
+                panic!(
+                    "`{}` declares no default: read it with a `maybe_` accessor",
+                    key.name
+                )
+            });
+            // The layer of a defaults table: no case wrote it.
+            RawItem {
+                value,
+                at: None,
+                layer: 0,
+            }
+        };
+        self.take(key).unwrap_or_else(declared)
+    }
+
+    /// Reads a key that declares no default: its value only if given.
+    fn given_only(&mut self, key: &'static KeyDef) -> Option<RawItem> {
+        debug_assert!(
+            key.default_value().is_none(),
+            "`{}` declares a default: read it with the accessor that applies it",
+            key.name
+        );
+        self.take(key)
+    }
+
+    fn string_item(&self, key: &str, item: RawItem) -> Result<(String, RawItem), OptionError> {
+        match &item.value {
+            RawValue::Str(s) => Ok((s.clone(), item.clone())),
+            _ => Err(self.wrong_type(key, &item, "a string")),
+        }
+    }
+
     /// A string option.
     pub fn string(&mut self, key: impl Key) -> Result<Option<(String, RawItem)>, OptionError> {
         let key = key.name();
         match self.take(key) {
             None => Ok(None),
-            Some(item) => match &item.value {
-                RawValue::Str(s) => Ok(Some((s.clone(), item.clone()))),
-                _ => Err(self.wrong_type(key, &item, "a string")),
-            },
+            Some(item) => self.string_item(key, item).map(Some),
         }
     }
 
-    /// A choice key's value as its enum ([`Choice`]), or what is allowed.
-    pub fn choice_of<T: Choice>(&mut self, key: &'static KeyDef) -> Result<Option<T>, OptionError> {
+    /// A key written as text (a die, a word), given or its declared default,
+    /// with the item to point an error at.
+    pub fn text_of(&mut self, key: &'static KeyDef) -> Result<(String, RawItem), OptionError> {
+        let item = self.item_of(key);
+        self.string_item(key.name, item)
+    }
+
+    /// A choice key's value as its enum ([`Choice`]), given or its declared
+    /// default, or what is allowed.
+    pub fn choice_of<T: Choice>(&mut self, key: &'static KeyDef) -> Result<T, OptionError> {
         debug_assert!(
             matches!(key.kind, Kind::Choice(names) if names() == super::key::choice_names::<T>()),
             "`{}` is not declared as this choice",
             key.name
         );
-        let Some((text, item)) = self.string(key)? else {
-            return Ok(None);
-        };
+        let (text, item) = self.text_of(key)?;
         match T::ALL.iter().find(|value| value.name() == text) {
-            Some(&value) => Ok(Some(value)),
+            Some(&value) => Ok(value),
             None => {
                 let names = super::key::choice_names::<T>();
                 Err(self.error_at(
@@ -207,46 +251,83 @@ impl Options {
         }
     }
 
-    /// A whole-number key, in its declared range.
-    pub fn int_of(&mut self, key: &'static KeyDef) -> Result<Option<i64>, OptionError> {
+    fn int_range(key: &'static KeyDef) -> (i64, i64) {
         let Kind::Int { min, max } = key.kind else {
             panic!("`{}` is not declared a whole number", key.name);
         };
-        self.int(key, min, max)
+        (min, max)
     }
 
-    /// A number key, in its declared range.
-    pub fn float_of(&mut self, key: &'static KeyDef) -> Result<Option<f64>, OptionError> {
+    /// A whole-number key in its declared range, given or its declared default.
+    pub fn int_of(&mut self, key: &'static KeyDef) -> Result<i64, OptionError> {
+        let (min, max) = Self::int_range(key);
+        let item = self.item_of(key);
+        self.int_item(key.name, item, min, max)
+    }
+
+    /// A whole-number key that declares no default, in its declared range,
+    /// if given.
+    pub fn maybe_int_of(&mut self, key: &'static KeyDef) -> Result<Option<i64>, OptionError> {
+        let (min, max) = Self::int_range(key);
+        match self.given_only(key) {
+            None => Ok(None),
+            Some(item) => self.int_item(key.name, item, min, max).map(Some),
+        }
+    }
+
+    /// A number key in its declared range, given or its declared default.
+    pub fn float_of(&mut self, key: &'static KeyDef) -> Result<f64, OptionError> {
         let Kind::Float { min, max } = key.kind else {
             panic!("`{}` is not declared a number", key.name);
         };
-        self.float(key, min, max)
+        let item = self.item_of(key);
+        self.float_item(key.name, item, min, max)
     }
 
-    /// A Cortex pool in dice notation.
+    /// A switch, given or its declared default.
+    pub fn bool_of(&mut self, key: &'static KeyDef) -> Result<bool, OptionError> {
+        let item = self.item_of(key);
+        self.bool_item(key.name, item)
+    }
+
+    /// A Cortex pool in dice notation, if given.
     pub fn cortex_pool(&mut self, key: impl Key) -> Result<Option<Pool>, OptionError> {
         let key = key.name();
-        let Some((text, item)) = self.string(key)? else {
-            return Ok(None);
-        };
+        match self.take(key) {
+            None => Ok(None),
+            Some(item) => self.pool_item(key, item).map(Some),
+        }
+    }
+
+    /// A Cortex pool key, given or its declared default.
+    pub fn pool_of(&mut self, key: &'static KeyDef) -> Result<Pool, OptionError> {
+        let item = self.item_of(key);
+        self.pool_item(key.name, item)
+    }
+
+    fn pool_item(&self, key: &str, item: RawItem) -> Result<Pool, OptionError> {
+        let (text, item) = self.string_item(key, item)?;
         Pool::parse_cortex(&text)
-            .map(Some)
             .map_err(|e: DiceError| self.error_at(&item, format!("{}: {e}", self.key_name(key))))
     }
 
     /// A whole number in `min ..= max`.
     pub fn int(&mut self, key: impl Key, min: i64, max: i64) -> Result<Option<i64>, OptionError> {
         let key = key.name();
-        let Some(item) = self.take(key) else {
-            return Ok(None);
-        };
+        match self.take(key) {
+            None => Ok(None),
+            Some(item) => self.int_item(key, item, min, max).map(Some),
+        }
+    }
+
+    fn int_item(&self, key: &str, item: RawItem, min: i64, max: i64) -> Result<i64, OptionError> {
         let range = if max == i64::MAX {
             format!("a whole number of at least {min}")
         } else {
             format!("a whole number from {min} to {max}")
         };
         match item.value {
-            RawValue::Int(i) if (min..=max).contains(&i) => Ok(Some(i)),
+            RawValue::Int(i) if (min..=max).contains(&i) => Ok(i),
             RawValue::Int(i) => Err(self.error_at(
                 &item,
                 format!("{} must be {range}, not {i}", self.key_name(key)),
@@ -258,16 +339,20 @@ impl Options {
     /// A number in `min ..= max` (integers accepted).
     pub fn float(&mut self, key: impl Key, min: f64, max: f64) -> Result<Option<f64>, OptionError> {
         let key = key.name();
-        let Some(item) = self.take(key) else {
-            return Ok(None);
-        };
+        match self.take(key) {
+            None => Ok(None),
+            Some(item) => self.float_item(key, item, min, max).map(Some),
+        }
+    }
+
+    fn float_item(&self, key: &str, item: RawItem, min: f64, max: f64) -> Result<f64, OptionError> {
         let value = match item.value {
             RawValue::Float(x) => x,
             RawValue::Int(i) => i as f64,
             _ => return Err(self.wrong_type(key, &item, &format!("a number from {min} to {max}"))),
         };
         if value.is_finite() && (min..=max).contains(&value) {
-            Ok(Some(value))
+            Ok(value)
         } else {
             Err(self.error_at(
                 &item,
@@ -279,28 +364,41 @@ impl Options {
         }
     }
 
-    /// A boolean.
+    /// A boolean, if given.
     pub fn bool(&mut self, key: impl Key) -> Result<Option<bool>, OptionError> {
         let key = key.name();
         match self.take(key) {
             None => Ok(None),
-            Some(RawItem {
-                value: RawValue::Bool(b),
-                ..
-            }) => Ok(Some(b)),
-            Some(item) => Err(self.wrong_type(key, &item, "true or false")),
+            Some(item) => self.bool_item(key, item).map(Some),
         }
     }
 
-    /// A table of sub-keys (`gain_on = { miss = 1 }`), as raw entries.
+    fn bool_item(&self, key: &str, item: RawItem) -> Result<bool, OptionError> {
+        match item.value {
+            RawValue::Bool(b) => Ok(b),
+            _ => Err(self.wrong_type(key, &item, "true or false")),
+        }
+    }
+
+    /// A table of sub-keys (`gain_on = { miss = 1 }`), as raw entries, if given.
     pub fn table(&mut self, key: impl Key) -> Result<Option<(Entries, RawItem)>, OptionError> {
         let key = key.name();
         match self.take(key) {
             None => Ok(None),
-            Some(item) => match &item.value {
-                RawValue::Table(entries) => Ok(Some((entries.clone(), item.clone()))),
-                _ => Err(self.wrong_type(key, &item, "a table")),
-            },
+            Some(item) => self.table_item(key, item).map(Some),
+        }
+    }
+
+    /// A table key's entries, given or its declared default.
+    pub fn table_of(&mut self, key: &'static KeyDef) -> Result<(Entries, RawItem), OptionError> {
+        let item = self.item_of(key);
+        self.table_item(key.name, item)
+    }
+
+    fn table_item(&self, key: &str, item: RawItem) -> Result<(Entries, RawItem), OptionError> {
+        match &item.value {
+            RawValue::Table(entries) => Ok((entries.clone(), item.clone())),
+            _ => Err(self.wrong_type(key, &item, "a table")),
         }
     }
 

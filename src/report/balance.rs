@@ -11,6 +11,7 @@ use super::chart::{input_text as text, pairs};
 use super::format::fixed;
 use super::number;
 use crate::balance::{BalanceResult, Form, RungValue};
+use crate::systems::cortex::keys::{POOL, VS};
 use crate::systems::System;
 
 /// The chosen rung, if any.
@@ -32,7 +33,7 @@ fn answer_json(r: &BalanceResult) -> Value {
     let chosen = best(r);
     if r.form == Form::Pools {
         return json!({
-            "pool": r.inputs.get("pool"),
+            "pool": r.inputs.get(POOL.name),
             "metric": r.metric,
             "target": r.target,
             "best": chosen.map(|rung| &rung.value),
@@ -48,7 +49,7 @@ fn answer_json(r: &BalanceResult) -> Value {
     let mut object = Map::new();
     object.insert("system".into(), json!(r.system));
     if r.system == System::Cortex {
-        if let Some(pool) = r.inputs.get("pool") {
+        if let Some(pool) = r.inputs.get(POOL.name) {
             object.insert("pool".into(), pool.clone());
         }
     }
@@ -116,8 +117,8 @@ pub fn to_csv(results: &[BalanceResult]) -> anyhow::Result<Vec<u8>> {
         }
     }
     if results.is_empty() {
-        keys.push("vs".into());
-        fixed.push("pool".into());
+        keys.push(VS.name.into());
+        fixed.push(POOL.name.into());
     }
     // A fixed key named like a balance column (Storytelling's `target`)
     // is headed as in the TOML `case` table: `case.target`.
@@ -135,7 +136,7 @@ pub fn to_csv(results: &[BalanceResult]) -> anyhow::Result<Vec<u8>> {
     header.extend(keys.iter().cloned());
     header.extend(["label".into(), "value".into(), "best".into()]);
     let mut writer = csv::Writer::from_writer(Vec::new());
-    writer.write_record(&header)?;
+    super::csv::write_row(&mut writer, &header)?;
     for r in results {
         for (i, rung) in r.ladder.iter().enumerate() {
             let cell = |column: &str| -> String {
@@ -155,7 +156,7 @@ pub fn to_csv(results: &[BalanceResult]) -> anyhow::Result<Vec<u8>> {
                 rung.metric.map(number).unwrap_or_default(),
                 (r.best == Some(i)).to_string(),
             ]);
-            writer.write_record(&row)?;
+            super::csv::write_row(&mut writer, &row)?;
         }
     }
     writer
@@ -167,7 +168,7 @@ pub fn to_csv(results: &[BalanceResult]) -> anyhow::Result<Vec<u8>> {
 /// pool (docs/cortex.md), or the system and its fixed keys.
 pub fn heading(r: &BalanceResult) -> String {
     if r.form == Form::Pools {
-        return r.inputs.get("pool").map(text).unwrap_or_default();
+        return r.inputs.get(POOL.name).map(text).unwrap_or_default();
     }
     let fixed: Vec<String> = r.inputs.iter().flat_map(|(k, v)| pairs(k, v)).collect();
     if fixed.is_empty() {
@@ -214,7 +215,7 @@ pub fn to_table(results: &[BalanceResult]) -> String {
             }
         }
         let key_column = match r.form {
-            Form::Pools => "vs".to_string(),
+            Form::Pools => VS.name.to_string(),
             Form::General => r.key.clone(),
         };
         let with_labels = r.form == Form::Pools || named(r);

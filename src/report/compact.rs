@@ -10,6 +10,7 @@ use std::collections::HashMap;
 
 use super::table::{aligned, bracket, common_rules};
 use super::{CaseResult, Report};
+use crate::systems::cortex::keys::{DIFFICULTY, POOL, VS};
 use crate::systems::cortex::metrics::P_SUCCESS;
 use crate::systems::{System, HEADLINE_COLUMNS};
 
@@ -82,8 +83,8 @@ fn group(system: System, results: &[&CaseResult]) -> String {
 fn opposition(result: &CaseResult) -> Option<String> {
     let value = result
         .inputs
-        .get("vs")
-        .or_else(|| result.inputs.get("difficulty"))?;
+        .get(VS.name)
+        .or_else(|| result.inputs.get(DIFFICULTY.name))?;
     Some(match value {
         serde_json::Value::String(s) => s.clone(),
         other => other.to_string(),
@@ -102,7 +103,7 @@ fn p_success_matrix(results: &[&CaseResult]) -> Option<String> {
     let mut against_index: HashMap<String, usize> = HashMap::new();
     let mut cells: HashMap<(usize, usize), Option<f64>> = HashMap::new();
     for result in results {
-        let pool = result.inputs.get("pool")?.as_str()?.to_string();
+        let pool = result.inputs.get(POOL.name)?.as_str()?.to_string();
         let opposition = opposition(result)?;
         let row = *pool_index.entry(pool.clone()).or_insert_with(|| {
             pools.push(pool);

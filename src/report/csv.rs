@@ -10,6 +10,7 @@ use std::io::Write;
 
 use serde_json::Value;
 
+use super::format::csv_cell;
 use super::{number, CaseResult, Report};
 use crate::distribution::at_least;
 
@@ -18,6 +19,18 @@ fn finish<W: Write>(writer: csv::Writer<W>) -> anyhow::Result<W> {
     writer
         .into_inner()
         .map_err(|e| anyhow::anyhow!("cannot finish a CSV table: {e}"))
+}
+
+/// Writes one row, each cell through [`csv_cell`], so no text a scenario
+/// gave (a case's name) runs as a formula in a spreadsheet; numbers stay.
+pub(crate) fn write_row<W: Write, T: AsRef<str>>(
+    writer: &mut csv::Writer<W>,
+    cells: impl IntoIterator<Item = T>,
+) -> csv::Result<()> {
+    for cell in cells {
+        writer.write_field(csv_cell(cell.as_ref()).as_bytes())?;
+    }
+    writer.write_record(None::<&[u8]>)
 }
 
 /// A table written into memory, for callers that want its bytes.
@@ -86,7 +99,7 @@ pub fn summary(report: &Report, out: impl Write) -> anyhow::Result<()> {
     let mut header = vec!["case".to_string(), "system".into(), "method".into()];
     header.extend(input_columns.iter().cloned());
     header.extend(metric_columns.iter().cloned());
-    writer.write_record(&header)?;
+    write_row(&mut writer, &header)?;
     for result in &report.results {
         let flat = flat_inputs(result);
         let mut row = vec![
@@ -105,7 +118,7 @@ pub fn summary(report: &Report, out: impl Write) -> anyhow::Result<()> {
         for column in &metric_columns {
             row.push(result.value(column).map(number).unwrap_or_default());
         }
-        writer.write_record(&row)?;
+        write_row(&mut writer, &row)?;
     }
     finish(writer).map(|_| ())
 }
@@ -114,22 +127,28 @@ pub fn summary(report: &Report, out: impl Write) -> anyhow::Result<()> {
 /// trials`; exact rows leave the last three empty.
 pub fn metrics(report: &Report, out: impl Write) -> anyhow::Result<()> {
     let mut writer = csv::Writer::from_writer(out);
-    writer.write_record([
-        "case", "system", "method", "metric", "value", "ci_low", "ci_high", "trials",
-    ])?;
+    write_row(
+        &mut writer,
+        [
+            "case", "system", "method", "metric", "value", "ci_low", "ci_high", "trials",
+        ],
+    )?;
     for result in &report.results {
         for metric in &result.metrics {
             let ci = metric.ci95;
-            writer.write_record([
-                result.case.as_str(),
-                result.system.name(),
-                result.method.name(),
-                metric.name(),
-                &metric.value().map(number).unwrap_or_default(),
-                &ci.map(|c| number(c.0)).unwrap_or_default(),
-                &ci.map(|c| number(c.1)).unwrap_or_default(),
-                &result.trials.map(|t| t.to_string()).unwrap_or_default(),
-            ])?;
+            write_row(
+                &mut writer,
+                [
+                    result.case.as_str(),
+                    result.system.name(),
+                    result.method.name(),
+                    metric.name(),
+                    &metric.value().map(number).unwrap_or_default(),
+                    &ci.map(|c| number(c.0)).unwrap_or_default(),
+                    &ci.map(|c| number(c.1)).unwrap_or_default(),
+                    &result.trials.map(|t| t.to_string()).unwrap_or_default(),
+                ],
+            )?;
         }
     }
     finish(writer).map(|_| ())
@@ -159,14 +178,17 @@ impl<W: Write> DistributionsWriter<W> {
     /// The table with its header.
     pub fn new(out: W) -> anyhow::Result<Self> {
         let mut writer = csv::Writer::from_writer(out);
-        writer.write_record([
-            "case",
-            "method",
-            "variable",
-            "outcome",
-            "probability",
-            "at_least",
-        ])?;
+        write_row(
+            &mut writer,
+            [
+                "case",
+                "method",
+                "variable",
+                "outcome",
+                "probability",
+                "at_least",
+            ],
+        )?;
         Ok(DistributionsWriter { writer })
     }
 
@@ -174,14 +196,17 @@ impl<W: Write> DistributionsWriter<W> {
     pub fn add(&mut self, result: &CaseResult) -> anyhow::Result<()> {
         let at_least = at_least(&result.rows);
         for (row, at_least) in result.rows.iter().zip(at_least) {
-            self.writer.write_record([
-                result.case.as_str(),
-                result.method.name(),
-                row.variable.as_str(),
-                row.outcome.as_str(),
-                &number(row.probability),
-                &at_least.map(number).unwrap_or_default(),
-            ])?;
+            write_row(
+                &mut self.writer,
+                [
+                    result.case.as_str(),
+                    result.method.name(),
+                    row.variable.as_str(),
+                    row.outcome.as_str(),
+                    &number(row.probability),
+                    &at_least.map(number).unwrap_or_default(),
+                ],
+            )?;
         }
         Ok(())
     }

@@ -160,9 +160,10 @@ pub fn method_phrase(result: &CaseResult) -> String {
     match result.method {
         MethodUsed::Exact => "exact".into(),
         MethodUsed::MonteCarlo => format!(
-            "Monte Carlo, {} trials, seed {}, 95 % intervals",
+            "Monte Carlo, {} trials, seed {}, {} intervals",
             format::thousands(result.trials.unwrap_or(0)),
-            result.seed.unwrap_or(0)
+            result.seed.unwrap_or(0),
+            format::LEVEL
         ),
     }
 }

@@ -101,6 +101,24 @@ pub fn percent(p: f64) -> String {
     }
 }
 
+/// A chance a rule states (an input such as `gain_chance = 0.5`, a
+/// balance's target) as a percentage in [`percent`]'s unit, with the
+/// decimals it needs up to four: 0.5 -> "50 %", 0.125 -> "12.5 %". A
+/// measured probability is [`percent`]'s, with its fixed two decimals.
+pub fn stated_percent(p: f64) -> String {
+    let text = decimals(p * 100.0, 4);
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &text
+    };
+    format!("{text} %")
+}
+
+/// The confidence level of every interval, as prose and headers write it
+/// ("95 % interval"), in [`percent`]'s unit.
+pub const LEVEL: &str = "95 %";
+
 /// A share on a chart's percentage axis: `p` as a percentage with `places`
 /// decimals, in [`percent`]'s unit ("20 %", "2.5 %").
 pub fn percent_tick(p: f64, places: usize) -> String {
@@ -221,33 +239,130 @@ pub fn html(text: &str) -> String {
 /// Backslash-escapes the characters Markdown would read as markup, the
 /// table's `|` among them, so names from scenario files print as written.
 /// Brackets only matter as a link (`](`), so an interval's `[a, b]` stays
-/// as it reads.
+/// as it reads. A line break (a multi-line description) stays one, but the
+/// line after it is trimmed and guarded by [`markdown_line_start`], so it
+/// cannot open a heading, a list, a quote or a code block; blank lines are
+/// dropped, so the text stays one paragraph (as in HTML).
 pub fn markdown(text: &str) -> String {
     let link_like = text.contains("](");
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if matches!(c, '\\' | '`' | '*' | '_' | '<' | '|' | '~')
-            || (link_like && matches!(c, '[' | ']'))
-        {
-            out.push('\\');
+    for (i, line) in text.split(['\n', '\r']).enumerate() {
+        let line = if i == 0 { line } else { line.trim_start() };
+        if i > 0 && line.is_empty() {
+            continue;
         }
-        out.push(c);
+        let mut escaped = String::with_capacity(line.len());
+        for c in line.chars() {
+            if matches!(c, '\\' | '`' | '*' | '_' | '<' | '|' | '~')
+                || (link_like && matches!(c, '[' | ']'))
+            {
+                escaped.push('\\');
+            }
+            escaped.push(c);
+        }
+        if i > 0 {
+            out.push('\n');
+            out.push_str(&markdown_line_start(escaped));
+        } else {
+            out.push_str(&escaped);
+        }
     }
     out
 }
 
-/// Text as a chart's SVG may hold it: a control character (XML 1.0 allows
-/// none but tab, newline and carriage return, even escaped) becomes U+FFFD,
-/// so the SVG stays well-formed whatever a label holds. The SVG backend
-/// (plotters) escapes `<`, `>`, `&` and quotes itself.
+/// Markdown text (already escaped by [`markdown`]) that begins a line of a
+/// block keeps its first character literal where it would open a heading
+/// (`#`, or `=` and `-` under a line), a quote, a list item (`-`, `+`,
+/// `1.`, `1)`) or a link definition (`[x]: url`).
+pub fn markdown_line_start(text: String) -> String {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0 && matches!(text.as_bytes().get(digits), Some(b'.' | b')')) {
+        return format!("{}\\{}", &text[..digits], &text[digits..]);
+    }
+    match text.chars().next() {
+        Some('#' | '>' | '-' | '+' | '=' | '[') => format!("\\{text}"),
+        _ => text,
+    }
+}
+
+/// A Markdown code span: fenced by more backticks than the longest run in
+/// the text, so a name holding backticks cannot close it early; a line
+/// break becomes the space Markdown shows for it anyway, so the span cannot
+/// end the block it sits in. A `|` keeps the backslash a GFM table cell needs.
+pub fn markdown_code(text: &str) -> String {
+    let text = text.replace(['\n', '\r'], " ").replace('|', "\\|");
+    let fence = "`".repeat(longest_backtick_run(&text) + 1);
+    if fence.len() > 1 {
+        format!("{fence} {text} {fence}")
+    } else {
+        format!("`{text}`")
+    }
+}
+
+/// A Markdown fenced code block holding `text` as written (a command whose
+/// quoted path holds line breaks): the fence is longer than any run of
+/// backticks in the text, so no line of it can close the block early.
+pub fn markdown_code_block(info: &str, text: &str) -> String {
+    let fence = "`".repeat((longest_backtick_run(text) + 1).max(3));
+    format!("{fence}{info}\n{text}\n{fence}")
+}
+
+fn longest_backtick_run(text: &str) -> usize {
+    text.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+}
+
+/// Whether text from a scenario file (a case's or the scenario's name) may
+/// hold `c`: no control character (they break the terminal, and XML 1.0
+/// forbids all but tab and line breaks, even escaped) and no Unicode
+/// noncharacter (XML 1.0 forbids U+FFFE and U+FFFF, so an SVG holding one
+/// is not well-formed; the others, U+FDD0 to U+FDEF and the last two of
+/// each plane, are for a program's own use). Names holding one are refused
+/// when the scenario is read (docs/scenarios.md); [`svg`] replaces them too.
+pub fn printable(c: char) -> bool {
+    let code = u32::from(c);
+    !(c.is_control() || (0xFDD0..=0xFDEF).contains(&code) || code & 0xFFFE == 0xFFFE)
+}
+
+/// A CSV cell a spreadsheet would not run as a formula: text that begins
+/// with `=`, `+`, `-` or `@` (a case's name from a shared scenario file)
+/// gets a leading `'`, which spreadsheets read as "this is text", unless it
+/// is a plain number ("-0.5", "1e-13"), which stays a number
+/// (docs/reports.md, "CSV tables").
+pub fn csv_cell(text: &str) -> Cow<'_, str> {
+    match text.as_bytes().first() {
+        Some(b'=' | b'+' | b'-' | b'@') if !plain_number(text) => format!("'{text}").into(),
+        _ => text.into(),
+    }
+}
+
+/// Digits with an optional sign, point and exponent, as [`number`] writes them.
+fn plain_number(text: &str) -> bool {
+    let text = text.strip_prefix(['+', '-']).unwrap_or(text);
+    let (mantissa, exponent) = match text.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e.strip_prefix(['+', '-']).unwrap_or(e))),
+        None => (text, None),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    !(whole.is_empty() && fraction.is_empty())
+        && digits(whole)
+        && digits(fraction)
+        && exponent.is_none_or(|e| !e.is_empty() && digits(e))
+}
+
+/// Text as a chart's SVG may hold it: a character [`printable`] refuses
+/// (XML 1.0 allows no control character but tab, newline and carriage
+/// return, even escaped, nor U+FFFE and U+FFFF) becomes U+FFFD, so the SVG
+/// stays well-formed whatever a label holds. The SVG backend (plotters)
+/// escapes `<`, `>`, `&` and quotes itself.
 pub fn svg(text: &str) -> Cow<'_, str> {
-    if text.chars().any(char::is_control) {
+    if text.chars().all(printable) {
+        text.into()
+    } else {
         text.chars()
-            .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+            .map(|c| if printable(c) { c } else { '\u{fffd}' })
             .collect::<String>()
             .into()
-    } else {
-        text.into()
     }
 }
 
@@ -305,6 +420,15 @@ mod tests {
     }
 
     #[test]
+    fn stated_chances_keep_the_decimals_they_need() {
+        assert_eq!(stated_percent(0.5), "50 %");
+        assert_eq!(stated_percent(0.125), "12.5 %");
+        assert_eq!(stated_percent(0.0), "0 %");
+        assert_eq!(stated_percent(1.0), "100 %");
+        assert_eq!(stated_percent(1.0 / 3.0), "33.3333 %");
+    }
+
+    #[test]
     fn ticks_share_the_percent_unit() {
         assert_eq!(percent_tick(0.2, 0), "20 %");
         assert_eq!(percent_tick(0.025, 1), "2.5 %");
@@ -340,5 +464,43 @@ mod tests {
         assert_eq!(svg("a\u{7}b"), "a\u{fffd}b");
         assert_eq!(url_path("my folder/a.csv"), "my%20folder/a.csv");
         assert!(matches!(svg("plain"), Cow::Borrowed("plain")));
+    }
+
+    #[test]
+    fn characters_xml_forbids_are_replaced_in_svg_text() {
+        assert_eq!(
+            svg("a\u{fffe}b\u{ffff}c\u{10ffff}"),
+            "a\u{fffd}b\u{fffd}c\u{fffd}"
+        );
+        assert!(!printable('\u{fdd0}'));
+        assert!(printable('\u{fffd}') && printable('é') && printable('\u{e000}'));
+    }
+
+    #[test]
+    fn markdown_lines_code_spans_and_blocks_stay_inert() {
+        assert_eq!(
+            markdown("a\n# h\n  - i\n\n1. x\n==\n[r]: u"),
+            "a\n\\# h\n\\- i\n1\\. x\n\\==\n\\[r]: u"
+        );
+        assert_eq!(markdown_code("a``b"), "``` a``b ```");
+        assert_eq!(markdown_code("a`b"), "`` a`b ``");
+        assert_eq!(markdown_code("a\nb|c"), "`a b\\|c`");
+        assert_eq!(markdown_code_block("sh", "x"), "```sh\nx\n```");
+        assert_eq!(
+            markdown_code_block("sh", "'a\n```\nb'"),
+            "````sh\n'a\n```\nb'\n````"
+        );
+    }
+
+    #[test]
+    fn csv_cells_that_read_as_formulas_are_quoted_but_numbers_stay() {
+        assert_eq!(csv_cell("=1+2"), "'=1+2");
+        assert_eq!(csv_cell("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(csv_cell("+x"), "'+x");
+        assert_eq!(csv_cell("-inf"), "'-inf");
+        assert_eq!(csv_cell("-"), "'-");
+        for n in ["-3", "-0.5", "-1.5e-7", "+2", "1e-13", "-.5", "d8 d6", ""] {
+            assert_eq!(csv_cell(n), n);
+        }
     }
 }

@@ -6,7 +6,9 @@
 use std::io::Write;
 
 use super::document::{Align, Block, Document, Inline, Line, NoDeferredRows, RowSource, Table};
-use super::format::{markdown as escape, url_path};
+use super::format::{
+    markdown as escape, markdown_code, markdown_code_block, markdown_line_start, url_path,
+};
 
 /// Renders a document: blocks separated by blank lines, a final newline.
 pub fn render(document: &Document) -> String {
@@ -37,10 +39,10 @@ fn block(block: &Block, rows: &dyn RowSource, out: &mut dyn Write) -> std::io::R
         Block::Heading(level, title) => {
             format!("{} {}", "#".repeat(usize::from(*level)), escape(title))
         }
-        Block::Paragraph(line) => literal_start(inline(line)),
+        Block::Paragraph(line) => block_line(line),
         Block::List(items) => items
             .iter()
-            .map(|item| format!("- {}", inline(item)))
+            .map(|item| format!("- {}", block_line(item)))
             .collect::<Vec<_>>()
             .join("\n"),
         Block::Table(t) => {
@@ -54,14 +56,24 @@ fn block(block: &Block, rows: &dyn RowSource, out: &mut dyn Write) -> std::io::R
             let base = url_path(path);
             format!("[![{}]({base}.png)]({base}.svg)", escape(title))
         }
-        Block::Command(command) => format!("```sh\n{command}\n```"),
+        Block::Command(command) => markdown_code_block("sh", command),
     };
     out.write_all(text.as_bytes())
 }
 
-/// A table row.
+/// A table row; a line break in a cell would end the row, so it is a space.
 fn row(cells: &[Line]) -> String {
-    let cells: Vec<String> = cells.iter().map(inline).collect();
+    let cells: Vec<String> = cells
+        .iter()
+        .map(|cell| {
+            let text = inline(cell);
+            if text.contains('\n') {
+                text.replace('\n', " ")
+            } else {
+                text
+            }
+        })
+        .collect();
     format!("| {} |", cells.join(" | "))
 }
 
@@ -78,36 +90,26 @@ fn table_head(t: &Table) -> String {
     format!("{}\n| {} |", row(&t.header), rule.join(" | "))
 }
 
+/// A line that begins a block (a paragraph, a list item): text there that
+/// would open a heading, a quote or a list keeps its first character literal.
+fn block_line(line: &Line) -> String {
+    let text = inline(line);
+    match line.first() {
+        Some(Inline::Text(_)) => markdown_line_start(text),
+        _ => text,
+    }
+}
+
 fn inline(line: &Line) -> String {
     line.iter()
         .map(|run| match run {
             Inline::Text(s) => escape(s),
-            Inline::Code(s) => code_span(s),
+            Inline::Code(s) => markdown_code(s),
             Inline::Strong(s) => format!("**{}**", escape(s)),
             Inline::Link { text, href } => format!("[{}]({})", escape(text), url_path(href)),
             Inline::InPage { text, id } => format!("[{}](#{id})", escape(text)),
         })
         .collect()
-}
-
-/// A line that would open a heading, a quote or a list item when it
-/// begins a block keeps its first character literal.
-fn literal_start(text: String) -> String {
-    match text.chars().next() {
-        Some('#' | '>' | '-' | '+') => format!("\\{text}"),
-        _ => text,
-    }
-}
-
-/// A code span; a `|` inside a table cell still needs its backslash in GFM,
-/// and a backtick in the text needs a longer fence.
-fn code_span(text: &str) -> String {
-    let text = text.replace('|', "\\|");
-    if text.contains('`') {
-        format!("`` {text} ``")
-    } else {
-        format!("`{text}`")
-    }
 }
 
 #[cfg(test)]

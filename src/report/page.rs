@@ -16,11 +16,12 @@ use super::document::{
     code, method_phrase, text, with_code_spans, Align, Block, DeferredRows, Document, Inline, Line,
     RowSource, Table,
 };
-use super::format::{interval, mean, metric_value, percent, signed, z_score};
+use super::format::{interval, mean, metric_value, percent, signed, z_score, LEVEL};
 use super::index;
 use super::side_by_side;
 use super::{CaseResult, FileBody, FolderFile, MethodUsed, Report};
 use crate::balance::{BalanceResult, Form};
+use crate::systems::cortex::keys::VS;
 use crate::systems::System;
 
 /// The line above a case's table: the case, its system, the rules in force
@@ -57,7 +58,7 @@ fn single_table(result: &CaseResult) -> Table {
     let mut header = vec![text("metric"), text("value")];
     let mut align = vec![Align::Left, Align::Right];
     if mc {
-        header.push(text("95 % interval"));
+        header.push(text(format!("{LEVEL} interval")));
         align.push(Align::Right);
     }
     let rows = result
@@ -100,7 +101,7 @@ fn both_table(exact: &CaseResult, mc: &CaseResult) -> Table {
             text("metric"),
             text("exact"),
             text("Monte Carlo"),
-            text("95 % interval"),
+            text(format!("{LEVEL} interval")),
             text("z"),
         ],
         align: vec![
@@ -162,7 +163,7 @@ pub fn comparison(report: &Report) -> Document {
         header.push(text("difference"));
     }
     if comparison.with_interval {
-        header.push(text("95 % interval"));
+        header.push(text(format!("{LEVEL} interval")));
     }
     let mut align = vec![Align::Left];
     align.resize(header.len(), Align::Right);
@@ -257,7 +258,7 @@ pub fn balances(balances: &[BalanceResult]) -> Document {
                     .collect()
             })
             .collect();
-        let mut header = vec![text(if pools { "vs" } else { b.key.as_str() })];
+        let mut header = vec![text(if pools { VS.name } else { b.key.as_str() })];
         let mut align = vec![Align::Left];
         if with_labels {
             header.push(text("label"));
@@ -420,9 +421,9 @@ pub fn report_page(report: &Report, inputs: &PageInputs, tables: &ResultsTables<
             }
             doc.push(Block::Table(tables.table(index)));
         }
-        let mut note = text(
-            "Probabilities are percentages, means plain numbers; a Monte Carlo value is followed by its 95 % interval. Every metric of every case is in ",
-        );
+        let mut note = text(format!(
+            "Probabilities are percentages, means plain numbers; a Monte Carlo value is followed by its {LEVEL} interval. Every metric of every case is in ",
+        ));
         note.extend(links(&inputs.tables));
         note.push(Inline::Text(".".into()));
         doc.push(Block::Paragraph(note));

@@ -5,7 +5,7 @@
 //! share: their common main inputs and the rules that differ from the
 //! defaults; what varies names the columns.
 
-use super::format::fixed;
+use super::format::{fixed, LEVEL};
 use super::table::{aligned, bracket, common_rules, method_label};
 use super::{CaseResult, MethodUsed, Report};
 use crate::distribution::Metric;
@@ -147,7 +147,7 @@ pub fn render(report: &Report) -> String {
         title.push("difference".into());
     }
     if comparison.with_interval {
-        title.push("95% interval".into());
+        title.push(format!("{LEVEL} interval"));
     }
     let mut rows = vec![title];
     for compared in &comparison.rows {

@@ -4,7 +4,7 @@
 //! other layouts ([`super::side_by_side`], [`super::compact`]) share:
 //! the method and rules in a header, column alignment.
 
-use super::format::{fixed, z_score};
+use super::format::{fixed, z_score, LEVEL};
 use super::{CaseResult, MethodUsed, Report};
 
 /// How a result was computed, as headers say it.
@@ -102,7 +102,7 @@ pub fn render(report: &Report) -> String {
             .max(6);
         let mut header = format!("  {:<width$}  {:>12}", "metric", "value");
         if with_ci {
-            header.push_str(&format!("  {:>27}", "95% interval"));
+            header.push_str(&format!("  {:>27}", format!("{LEVEL} interval")));
         }
         if with_z {
             header.push_str(&format!("  {:>8}", "z"));

@@ -10,6 +10,7 @@ use super::{default_case_name, sweep_cases, MAX_CASES};
 use crate::echo::echo;
 use crate::errors::InputError;
 use crate::options::{allowed, Entries, KeyStyle, Options, Pos, RawItem};
+use crate::report::format::printable;
 use crate::systems::{Case, System};
 
 /// The cases of the `[[case]]` tables, then those of the `[[sweep]]`s, in
@@ -71,13 +72,16 @@ pub(super) fn resolve(
 }
 
 /// A case's name appears in tables, charts and messages: it must say
-/// something, and hold no control characters (they would break the SVG
-/// charts and the terminal).
+/// something, and hold only [`printable`] characters (a control character
+/// or one XML forbids, such as U+FFFE, would break the SVG charts or the
+/// terminal).
 fn check_case_name(reader: &Reader<'_>, name: &str, at: Option<Pos>) -> Result<(), InputError> {
     let problem = if name.trim().is_empty() {
         "is empty"
     } else if name.chars().any(char::is_control) {
         "holds a control character"
+    } else if !name.chars().all(printable) {
+        "holds a character XML forbids (a Unicode noncharacter such as U+FFFE)"
     } else {
         return Ok(());
     };

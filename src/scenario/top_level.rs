@@ -10,6 +10,7 @@ use super::reader::{take_count, take_string, Reader};
 use crate::echo::echo;
 use crate::errors::InputError;
 use crate::options::{allowed, did_you_mean, Entries, Pos, RawItem, RawValue};
+use crate::report::format::printable;
 use crate::systems::{self, System};
 
 /// The keys a scenario file holds besides its defaults tables (docs/scenarios.md).
@@ -62,7 +63,7 @@ impl TopLevel {
         for (key, item) in &entries {
             match key.as_str() {
                 "name" => top.name = folder_name(reader, item)?,
-                "description" => top.description = Some(take_string(reader, item, key)?),
+                "description" => top.description = Some(description(reader, item)?),
                 "trials" => top.trials = Some(take_count(reader, item, key, 1)?),
                 "seed" => top.seed = Some(take_count(reader, item, key, 0)?),
                 "case" => top.cases = reader.tables(key, item)?,
@@ -148,10 +149,29 @@ fn folder_name_problem(name: &str) -> Option<&'static str> {
         Some("it holds / or \\")
     } else if name.chars().any(char::is_control) {
         Some("it holds a control character")
+    } else if !name.chars().all(printable) {
+        Some("it holds a character XML forbids (a Unicode noncharacter such as U+FFFE)")
     } else if ["index.html", "index.md"].contains(&name.to_lowercase().as_str()) {
         Some("the index of `oddsmith report` has that name")
     } else {
         None
+    }
+}
+
+/// The scenario's description: any text, on several lines if need be, but
+/// no other control character nor a character XML forbids (the pages and
+/// JSON carry it; see [`printable`]).
+fn description(reader: &Reader<'_>, item: &RawItem) -> Result<String, InputError> {
+    let text = take_string(reader, item, "description")?;
+    match text.chars().find(|&c| !printable(c) && !matches!(c, '\n' | '\r' | '\t')) {
+        Some(c) => Err(reader.error(
+            item.at,
+            format!(
+                "the description holds the character U+{:04X}: use printable characters, line breaks and tabs",
+                u32::from(c)
+            ),
+        )),
+        None => Ok(text),
     }
 }
 

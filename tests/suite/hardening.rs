@@ -2,6 +2,10 @@
 //! the tool, wrote outside the report folder, grew memory without bound or
 //! hung. Each test here failed before its fix. Hangs are guarded by a
 //! generous timeout, never by a wall-clock assertion.
+//!
+//! The second adversarial pass's items 8 to 11 (output turned against its
+//! reader) and 17 to 20 (messages) are in `hardening_outputs.rs`, listed
+//! there by number.
 
 use std::path::Path;
 use std::time::Duration;

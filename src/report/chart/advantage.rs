@@ -18,10 +18,13 @@ use super::model::{
     PALETTE,
 };
 use super::{
-    fit, fixed_rules_note, input, input_int, label_of, method_note, metric_value, partial_keys,
-    priority, stem, values_of, varying_keys,
+    fit, fixed_rules_note, input, input_int_or_default, input_on, label_of, method_note,
+    metric_value, partial_keys, priority, stem, values_of, varying_keys,
 };
 use crate::report::CaseResult;
+use crate::systems::advantage::keys::{
+    COUNTERS, DIE, MISS_MAX, PARTY, POLICY, ROLLS, SHARE, STAT, STRONG_MIN, THRESHOLD,
+};
 use crate::systems::advantage::metrics::{MISS_TO_STRONG_PER_ENCOUNTER, P_MISS, P_STRONG, P_WEAK};
 use crate::systems::advantage::AdvantageCase;
 use crate::systems::metrics::MetricRef;
@@ -52,17 +55,17 @@ pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
 
 /// The advantage die's faces (`"d6"` -> 6).
 fn faces(r: &CaseResult) -> Option<i64> {
-    input(r, "die")?.trim_start_matches(['d', 'D']).parse().ok()
+    input(r, &DIE)?.trim_start_matches(['d', 'D']).parse().ok()
 }
 
 /// The keys of docs/advantage.md that make a setup; at their defaults (one die, one
 /// player) they are left out of notes and labels, where they would only
 /// repeat what every case has.
-const SETUP_KEYS: [&str; 3] = ["counters", "party", "share"];
+const SETUP_KEYS: [&str; 3] = [COUNTERS.name, PARTY.name, SHARE.name];
 
 /// Whether a result is a lone player with one die (docs/advantage.md's defaults).
 fn is_lone_single(r: &CaseResult) -> bool {
-    input_int(r, "counters").unwrap_or(1) == 1 && input_int(r, "party").unwrap_or(1) == 1
+    input_int_or_default(r, &COUNTERS) == 1 && input_int_or_default(r, &PARTY) == 1
 }
 
 /// Most panels (or lines) a chart gets; past it, inputs other than the
@@ -74,10 +77,10 @@ const BUDGET: usize = 8;
 /// the slice note when some inputs were held at one value to keep the
 /// groups within [`BUDGET`].
 fn groups<'a>(results: &[&'a CaseResult]) -> (Vec<(String, Vec<&'a CaseResult>)>, Option<String>) {
-    let mut keys = varying_keys(results, &["die"]);
+    let mut keys = varying_keys(results, &[DIE.name]);
     // A `threshold` that only threshold-policy cases have names their panel.
     for k in partial_keys(results) {
-        if k != "die" && !keys.contains(&k) {
+        if k != DIE.name && !keys.contains(&k) {
             keys.push(k);
         }
     }
@@ -89,7 +92,7 @@ fn groups<'a>(results: &[&'a CaseResult]) -> (Vec<(String, Vec<&'a CaseResult>)>
     let ranked: Vec<(String, u8)> = keys
         .iter()
         .map(|k| {
-            let p = if k == "policy" {
+            let p = if k == POLICY.name {
                 4
             } else {
                 priority(results, k)
@@ -121,7 +124,7 @@ fn die_followers(results: &[&CaseResult]) -> Vec<String> {
     let mut keys: Vec<String> = Vec::new();
     for r in results {
         for k in r.inputs.keys() {
-            if k != "die" && !keys.contains(k) {
+            if k != DIE.name && !keys.contains(k) {
                 keys.push(k.clone());
             }
         }
@@ -172,7 +175,7 @@ fn rules_note(results: &[&CaseResult]) -> Option<String> {
     let followers = die_followers(results);
     let mut skip: Vec<&str> = partial.iter().map(String::as_str).collect();
     skip.extend(followers.iter().map(String::as_str));
-    skip.push("die");
+    skip.push(DIE.name);
     if results.iter().all(|r| is_lone_single(r)) {
         skip.extend(SETUP_KEYS);
     }
@@ -218,9 +221,9 @@ fn tiers(results: &[&CaseResult]) -> Chart {
     for (label, cases) in &groups {
         let first = cases[0];
         let base = baseline(
-            input_int(first, "stat").unwrap_or(0),
-            input_int(first, "miss_max").unwrap_or(6),
-            input_int(first, "strong_min").unwrap_or(10),
+            input_int_or_default(first, &STAT),
+            input_int_or_default(first, &MISS_MAX),
+            input_int_or_default(first, &STRONG_MIN),
         );
         let mut series = tier_series();
         let mut categories = vec!["no die".to_string()];
@@ -228,7 +231,7 @@ fn tiers(results: &[&CaseResult]) -> Chart {
             s.values.push(Some(Value::exact(p)));
         }
         for r in cases {
-            categories.push(input(r, "die").unwrap_or_default());
+            categories.push(input(r, &DIE).unwrap_or_default());
             let miss = metric_value(r, P_MISS.name);
             let weak = metric_value(r, P_WEAK.name);
             let strong = metric_value(r, P_STRONG.name);
@@ -367,11 +370,11 @@ fn never_turns_note(dice: &[String]) -> Option<String> {
 /// "party of 3", "party of 3, sharing"; with the rolls each player makes
 /// when those differ between cases.
 fn setup_label(r: &CaseResult, rolls_vary: bool) -> String {
-    let party = input_int(r, "party").unwrap_or(1);
+    let party = input_int_or_default(r, &PARTY);
     let mut label = if party > 1 {
-        let sharing = r.inputs.get("share").and_then(|v| v.as_bool()) == Some(true);
+        let sharing = input_on(r, &SHARE);
         format!("party of {party}{}", if sharing { ", sharing" } else { "" })
-    } else if input_int(r, "counters").unwrap_or(1) == 2 {
+    } else if input_int_or_default(r, &COUNTERS) == 2 {
         "two dice".to_string()
     } else {
         "one die".to_string()
@@ -385,8 +388,8 @@ fn setup_label(r: &CaseResult, rolls_vary: bool) -> String {
 /// The rolls each player makes in an encounter (a party's `rolls` are the
 /// whole party's, docs/advantage.md).
 fn rolls_per_player(r: &CaseResult) -> f64 {
-    let rolls = input_int(r, "rolls").unwrap_or(4) as f64;
-    rolls / input_int(r, "party").unwrap_or(1) as f64
+    let rolls = input_int_or_default(r, &ROLLS) as f64;
+    rolls / input_int_or_default(r, &PARTY) as f64
 }
 
 /// Die sizes side by side per setup: strong hits gained per player and
@@ -395,7 +398,7 @@ fn rolls_per_player(r: &CaseResult) -> f64 {
 fn setups(results: &[&CaseResult]) -> Option<Chart> {
     // Inputs other than the setup and the die (and what follows them: the
     // threshold set per die, the party's rolls) are held at one value.
-    let mut keys = varying_keys(results, &["die", "threshold", "rolls"]);
+    let mut keys = varying_keys(results, &[DIE.name, THRESHOLD.name, ROLLS.name]);
     keys.retain(|k| !SETUP_KEYS.contains(&k.as_str()));
     let ranked: Vec<(String, u8)> = keys.iter().map(|k| (k.clone(), 1)).collect();
     let slice = fit(results, &ranked, 1);
@@ -409,9 +412,9 @@ fn setups(results: &[&CaseResult]) -> Option<Chart> {
     let mut ordered: Vec<&CaseResult> = cases.to_vec();
     ordered.sort_by_key(|r| {
         (
-            input_int(r, "party").unwrap_or(1),
-            input_int(r, "counters").unwrap_or(1),
-            r.inputs.get("share").and_then(|v| v.as_bool()) == Some(true),
+            input_int_or_default(r, &PARTY),
+            input_int_or_default(r, &COUNTERS),
+            input_on(r, &SHARE),
         )
     });
     let mut categories: Vec<String> = Vec::new();
@@ -461,15 +464,15 @@ fn setups(results: &[&CaseResult]) -> Option<Chart> {
     };
     let gained = series_of(&|r: &CaseResult| {
         let [_, _, strong] = baseline(
-            input_int(r, "stat").unwrap_or(0),
-            input_int(r, "miss_max").unwrap_or(6),
-            input_int(r, "strong_min").unwrap_or(10),
+            input_int_or_default(r, &STAT),
+            input_int_or_default(r, &MISS_MAX),
+            input_int_or_default(r, &STRONG_MIN),
         );
         Some(per_player_value(r, metric_value(r, P_STRONG.name)?, strong))
     });
     let turned = series_of(&|r: &CaseResult| {
         let v = metric_value(r, MISS_TO_STRONG_PER_ENCOUNTER.name)?;
-        let party = input_int(r, "party").unwrap_or(1) as f64;
+        let party = input_int_or_default(r, &PARTY) as f64;
         Some(Value {
             value: v.value / party,
             ci: v.ci.map(|(lo, hi)| (lo / party, hi / party)),
@@ -514,7 +517,7 @@ fn setups(results: &[&CaseResult]) -> Option<Chart> {
         width: MIN_WIDTH,
         height: MIN_HEIGHT,
     };
-    let mut skip: Vec<&str> = vec!["die", "threshold", "rolls"];
+    let mut skip: Vec<&str> = vec![DIE.name, THRESHOLD.name, ROLLS.name];
     skip.extend(SETUP_KEYS);
     chart.notes.extend(fixed_rules_note(cases, &skip));
     chart.notes.extend(followers_note(cases));

@@ -86,7 +86,7 @@ fn target_text(answer: &BalanceResult) -> String {
     if answer.system.declared().is_probability(&answer.metric) {
         labels::chance(&answer.target.into())
     } else {
-        labels::number(answer.target)
+        crate::report::format::number(answer.target)
     }
 }
 

@@ -14,6 +14,7 @@ use super::{
 use crate::balance;
 use crate::dice::Pool;
 use crate::report::CaseResult;
+use crate::systems::cortex::keys::{DIFFICULTY, POOL, VS};
 use crate::systems::cortex::metrics::{
     POOL_EFFECT, P_BOTCH, P_HITCH, P_REACTION_HITCH, P_SUCCESS, WIN_EFFECT, WIN_EFFECT_BEYOND,
 };
@@ -48,7 +49,7 @@ pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
 /// (heroic)", the Cortex Plus rules text, "Уровни Сложности"), or the
 /// fixed difficulty.
 fn opposition(r: &CaseResult) -> Option<String> {
-    if let Some(vs) = input(r, "vs") {
+    if let Some(vs) = input(r, &VS) {
         let rung = Pool::parse_cortex(&vs)
             .ok()
             .and_then(|pool| balance::label_of(&pool));
@@ -57,7 +58,7 @@ fn opposition(r: &CaseResult) -> Option<String> {
             None => vs,
         })
     } else {
-        input(r, "difficulty").map(|d| format!("difficulty {d}"))
+        input(r, &DIFFICULTY).map(|d| format!("difficulty {d}"))
     }
 }
 
@@ -71,9 +72,9 @@ fn heatmap(results: &[&CaseResult]) -> Option<Chart> {
         return None;
     }
     // Rows: the hero pool plus whatever else varies apart from the opposition.
-    let row_keys = varying_keys(&opposed, &["pool", "vs", "difficulty"]);
+    let row_keys = varying_keys(&opposed, &[POOL.name, VS.name, DIFFICULTY.name]);
     let row_label = |r: &CaseResult| {
-        let pool = input(r, "pool").unwrap_or_default();
+        let pool = input(r, &POOL).unwrap_or_default();
         let extra = label_of(r, &row_keys);
         if extra.is_empty() {
             pool
@@ -102,8 +103,8 @@ fn heatmap(results: &[&CaseResult]) -> Option<Chart> {
             cells[ri][ci] = metric(r, P_SUCCESS.name);
         }
     }
-    let by_pool = opposed.iter().any(|r| input(r, "vs").is_some());
-    let by_difficulty = opposed.iter().any(|r| input(r, "difficulty").is_some());
+    let by_pool = opposed.iter().any(|r| input(r, &VS).is_some());
+    let by_difficulty = opposed.iter().any(|r| input(r, &DIFFICULTY).is_some());
     let x_label = match (by_pool, by_difficulty) {
         (true, false) => "Opposing pool (dice rolled against the hero)",
         (false, true) => "Difficulty (total to beat)",
@@ -121,9 +122,10 @@ fn heatmap(results: &[&CaseResult]) -> Option<Chart> {
             scale_label: "P(success), %".into(),
         }),
     );
-    chart
-        .notes
-        .extend(fixed_rules_note(&opposed, &["pool", "vs", "difficulty"]));
+    chart.notes.extend(fixed_rules_note(
+        &opposed,
+        &[POOL.name, VS.name, DIFFICULTY.name],
+    ));
     let mc_note = method_note(&opposed, false);
     let widest = opposed
         .iter()
@@ -132,8 +134,9 @@ fn heatmap(results: &[&CaseResult]) -> Option<Chart> {
         .fold(0.0, f64::max);
     chart.notes.push(if widest > 0.0 {
         format!(
-            "{} 95% intervals are within ±{} percentage points.",
+            "{} {} intervals are within ±{} percentage points.",
             mc_note,
+            crate::report::format::LEVEL,
             crate::report::format::decimals(widest * 100.0, 2)
         )
     } else {
@@ -205,10 +208,10 @@ fn win_effect(results: &[&CaseResult]) -> Option<Chart> {
     }
     // One panel per hero pool (in the scenario's order), a bar per case:
     // the bars of a pool sit together, named by what else varies.
-    let others = varying_keys(&opposed, &["pool"]);
+    let others = varying_keys(&opposed, &[POOL.name]);
     let mut pools: Vec<String> = Vec::new();
     for r in &opposed {
-        let pool = input(r, "pool").unwrap_or_default();
+        let pool = input(r, &POOL).unwrap_or_default();
         if !pools.contains(&pool) {
             pools.push(pool);
         }
@@ -221,7 +224,7 @@ fn win_effect(results: &[&CaseResult]) -> Option<Chart> {
         let mut categories = Vec::new();
         for r in opposed
             .iter()
-            .filter(|r| input(r, "pool").unwrap_or_default() == *pool)
+            .filter(|r| input(r, &POOL).unwrap_or_default() == *pool)
         {
             let label = match label_of(r, &others) {
                 l if l.is_empty() => r.case.clone(),
@@ -244,7 +247,7 @@ fn win_effect(results: &[&CaseResult]) -> Option<Chart> {
         }
         bars_per_panel.push(categories.len() as u32);
         panels.push(Panel {
-            caption: (pools.len() > 1).then(|| labels::phrase("pool", &pool.as_str().into())),
+            caption: (pools.len() > 1).then(|| labels::phrase(POOL.name, &pool.as_str().into())),
             plot: Plot::Bars(shares_bars(categories, series)),
         });
     }
@@ -260,9 +263,10 @@ fn win_effect(results: &[&CaseResult]) -> Option<Chart> {
         width: MIN_WIDTH.max(760 + 11 * longest as u32),
         height: MIN_HEIGHT,
     };
-    chart
-        .notes
-        .extend(fixed_rules_note(&opposed, &["pool", "vs", "difficulty"]));
+    chart.notes.extend(fixed_rules_note(
+        &opposed,
+        &[POOL.name, VS.name, DIFFICULTY.name],
+    ));
     chart.notes.push(method_note(&opposed, true));
     // The renderer gives each panel (one a row) height by its bar count,
     // so bars are equally thick in every panel.
@@ -338,7 +342,7 @@ fn hitches(results: &[&CaseResult]) -> Option<Chart> {
     // Hitches depend on the pool alone, so one bar group per distinct pool.
     let mut pools: Vec<(String, &CaseResult)> = Vec::new();
     for r in results {
-        if let Some(pool) = input(r, "pool") {
+        if let Some(pool) = input(r, &POOL) {
             if metric(r, P_HITCH.name).is_some() && !pools.iter().any(|(p, _)| *p == pool) {
                 pools.push((pool, r));
             }
@@ -377,7 +381,7 @@ fn hitches(results: &[&CaseResult]) -> Option<Chart> {
     // The reacting pool's hitches are the player's opportunities.
     let mut reacting: Vec<(String, &CaseResult)> = Vec::new();
     for r in results {
-        if let Some(vs) = input(r, "vs") {
+        if let Some(vs) = input(r, &VS) {
             if metric(r, P_REACTION_HITCH.name).is_some() && !reacting.iter().any(|(p, _)| *p == vs)
             {
                 reacting.push((vs, r));

@@ -11,12 +11,14 @@
 //! Cortex roll rules are shared by rolls, scenes and conflicts). A key with
 //! no descriptor fails the tests (`every_input_has_a_descriptor`).
 //!
-//! Values print cleanly: whole numbers without a decimal point (`0`, not
-//! `0.0`), chances as percentages.
+//! Values print as `report::format` writes them, so a number reads the same
+//! in charts, tables and pages: whole numbers without a decimal point (`0`,
+//! not `0.0`), chances as percentages in its unit ("50 %").
 
 use serde_json::Value as Json;
 
 use crate::options::{KeyDef, Phrase, Shown};
+use crate::report::format;
 
 /// A value as a chart prints it: strings bare, whole numbers without a
 /// decimal point, other numbers as short as they are exact, switches as
@@ -26,7 +28,7 @@ pub fn value_text(value: &Json) -> String {
         Json::String(s) => s.clone(),
         Json::Number(n) => match (n.as_i64(), n.as_f64()) {
             (Some(i), _) => i.to_string(),
-            (None, Some(f)) => number(f),
+            (None, Some(f)) => format::number(f),
             _ => n.to_string(),
         },
         Json::Bool(true) => "yes".into(),
@@ -41,20 +43,11 @@ pub fn value_text(value: &Json) -> String {
     }
 }
 
-/// A number without a needless decimal point: 0.0 -> "0", 0.5 -> "0.5".
-pub fn number(f: f64) -> String {
-    if f.is_finite() && f.fract() == 0.0 && f.abs() < 1e15 {
-        format!("{}", f as i64)
-    } else {
-        // Rust's shortest round-trip form: 0.1 stays "0.1".
-        format!("{f}")
-    }
-}
-
-/// A chance (0..1) as a percentage: 0.5 -> "50%", 0.125 -> "12.5%".
+/// A chance (0..1) as a percentage ([`format::stated_percent`]): 0.5 ->
+/// "50 %", 0.125 -> "12.5 %".
 pub fn chance(value: &Json) -> String {
     match value.as_f64() {
-        Some(p) => format!("{}%", number((p * 1e6).round() / 1e4)),
+        Some(p) => format::stated_percent(p),
         None => value_text(value),
     }
 }
@@ -62,7 +55,7 @@ pub fn chance(value: &Json) -> String {
 /// A modifier with its sign: "+1", "0", "-2".
 fn signed(value: &Json) -> String {
     match value.as_f64() {
-        Some(v) if v > 0.0 => format!("+{}", number(v)),
+        Some(v) if v > 0.0 => format!("+{}", format::number(v)),
         _ => value_text(value),
     }
 }
@@ -210,11 +203,11 @@ mod tests {
         );
         assert_eq!(
             phrase("gm_reduce_chance", &json!(0.25)),
-            "25% chance the GM shrinks the die"
+            "25 % chance the GM shrinks the die"
         );
         assert_eq!(
             phrase("gain_chance", &json!(0.5)),
-            "50% chance the die grows"
+            "50 % chance the die grows"
         );
         assert_eq!(phrase("stat", &json!(1)), "stat +1");
         assert_eq!(phrase("stat", &json!(-1)), "stat -1");

@@ -28,9 +28,11 @@ mod totals;
 
 use serde_json::Value as Json;
 
-use super::format::thousands;
+use super::format::{thousands, LEVEL};
 use super::{CaseResult, MethodUsed, Report};
+use crate::options::{KeyDef, RawValue};
 use crate::stats;
+use crate::systems::advantage::keys::STAT;
 use crate::systems::metrics::MetricRef;
 use crate::systems::System;
 pub use model::Chart;
@@ -241,13 +243,27 @@ pub fn input_text(value: &Json) -> String {
 }
 
 /// An input of a result as text.
-pub fn input(r: &CaseResult, key: &str) -> Option<String> {
-    r.inputs.get(key).map(input_text)
+pub fn input(r: &CaseResult, key: &KeyDef) -> Option<String> {
+    r.inputs.get(key.name).map(input_text)
 }
 
 /// An integer input.
-pub fn input_int(r: &CaseResult, key: &str) -> Option<i64> {
-    r.inputs.get(key).and_then(Json::as_i64)
+pub fn input_int(r: &CaseResult, key: &KeyDef) -> Option<i64> {
+    r.inputs.get(key.name).and_then(Json::as_i64)
+}
+
+/// An integer input, or where the result does not show it (an option that
+/// does not apply to the case) the default its key declares.
+pub fn input_int_or_default(r: &CaseResult, key: &KeyDef) -> i64 {
+    input_int(r, key).unwrap_or_else(|| match key.default_value() {
+        Some(RawValue::Int(i)) => i,
+        _ => panic!("`{}` declares no whole-number default", key.name),
+    })
+}
+
+/// Whether a switch input is on (a result without it has it off).
+pub fn input_on(r: &CaseResult, key: &KeyDef) -> bool {
+    r.inputs.get(key.name).and_then(Json::as_bool) == Some(true)
 }
 
 /// The input keys, other than `skip`, whose values differ between results,
@@ -388,7 +404,7 @@ pub fn representative(cases: &[&CaseResult], key: &str, others: &[String]) -> Op
     match numbers {
         Some(mut nums) if !nums.is_empty() => {
             nums.sort_by(f64::total_cmp);
-            let pick = if key == "stat" || nums[0] < 0.0 {
+            let pick = if key == STAT.name || nums[0] < 0.0 {
                 // The smaller of two equally near values (-1 before +1).
                 nums.iter()
                     .copied()
@@ -494,9 +510,9 @@ pub fn method_note(results: &[&CaseResult], error_bars: bool) -> String {
         )
     };
     let bars = if error_bars {
-        "; error bars show 95% intervals"
+        format!("; error bars show {LEVEL} intervals")
     } else {
-        ""
+        String::new()
     };
     match mc.first() {
         None => "Exact probabilities.".into(),

@@ -9,6 +9,7 @@ use super::{
     varying_keys, width_for,
 };
 use crate::report::CaseResult;
+use crate::systems::cortex::keys::{DIFFICULTY, PLOT_POINTS, POOL};
 use crate::systems::cortex::metrics::P_SUCCESS;
 use crate::systems::System;
 
@@ -30,8 +31,8 @@ pub fn chart(results: &[&CaseResult]) -> Option<Chart> {
         .iter()
         .copied()
         .filter(|r| {
-            input_int(r, "plot_points").is_some()
-                && input_int(r, "difficulty").is_some()
+            input_int(r, &PLOT_POINTS).is_some()
+                && input_int(r, &DIFFICULTY).is_some()
                 && metric_value(r, P_SUCCESS.name).is_some()
         })
         .collect();
@@ -39,15 +40,15 @@ pub fn chart(results: &[&CaseResult]) -> Option<Chart> {
         return None;
     }
     // The values the cases give `key`, each once, smallest first.
-    let distinct = |key: &str| {
+    let distinct = |key| {
         let mut values: Vec<i64> = cases.iter().filter_map(|r| input_int(r, key)).collect();
         values.sort_unstable();
         values.dedup();
         values
     };
-    let difficulties = distinct("difficulty");
-    let counts = distinct("plot_points");
-    let panel_keys = varying_keys(&cases, &["difficulty", "plot_points"]);
+    let difficulties = distinct(&DIFFICULTY);
+    let counts = distinct(&PLOT_POINTS);
+    let panel_keys = varying_keys(&cases, &[DIFFICULTY.name, PLOT_POINTS.name]);
     let mut captions: Vec<String> = Vec::new();
     for r in &cases {
         let caption = label_of(r, &panel_keys);
@@ -64,11 +65,11 @@ pub fn chart(results: &[&CaseResult]) -> Option<Chart> {
                     .iter()
                     .filter(|r| {
                         label_of(r, &panel_keys) == caption
-                            && input_int(r, "plot_points") == Some(count)
+                            && input_int(r, &PLOT_POINTS) == Some(count)
                     })
                     .filter_map(|r| {
                         Some(Point {
-                            x: input_int(r, "difficulty")? as f64,
+                            x: input_int(r, &DIFFICULTY)? as f64,
                             y: metric_value(r, P_SUCCESS.name)?,
                         })
                     })
@@ -116,7 +117,7 @@ pub fn chart(results: &[&CaseResult]) -> Option<Chart> {
     };
     chart.notes.extend(fixed_rules_note(
         &cases,
-        &["pool", "difficulty", "plot_points"],
+        &[POOL.name, DIFFICULTY.name, PLOT_POINTS.name],
     ));
     chart.notes.push(method_note(&cases, true));
     chart.fit_height(PANEL_HEIGHT);

@@ -8,11 +8,12 @@ use super::model::{
     Panel, Plot, Point, MIN_HEIGHT, MIN_WIDTH,
 };
 use super::{
-    columns_for, distribution, fit, fixed_rules_note, label_of, method_note, metric_value,
-    priority, share, stem, varying_keys, width_for,
+    columns_for, distribution, fit, fixed_rules_note, input_on, label_of, method_note,
+    metric_value, priority, share, stem, varying_keys, width_for,
 };
 use crate::dice::Pool;
 use crate::report::CaseResult;
+use crate::systems::cortex::keys::{ACTIONS, DOOM, END_AT_2D12};
 use crate::systems::cortex::scene_metrics as m;
 use crate::systems::metrics::MetricRef;
 use crate::systems::System;
@@ -63,7 +64,7 @@ const BUDGET: usize = 6;
 /// (one line per doom pool), else the first input that does.
 fn line_key(keys: &[String]) -> Option<String> {
     keys.iter()
-        .find(|k| *k == "doom")
+        .find(|k| *k == DOOM.name)
         .or_else(|| keys.first())
         .cloned()
 }
@@ -88,7 +89,7 @@ fn longest_scenes<'a>(cases: &[&'a CaseResult]) -> Vec<&'a CaseResult> {
     let mut out: Vec<&CaseResult> = Vec::new();
     let others = |r: &CaseResult| {
         let mut inputs = r.inputs.clone();
-        inputs.remove("actions");
+        inputs.remove(ACTIONS.name);
         inputs
     };
     for r in cases {
@@ -199,9 +200,7 @@ fn by_action(results: &[&CaseResult]) -> Option<Chart> {
         );
     }
     chart.notes.extend(slice.note());
-    let ends = all
-        .iter()
-        .any(|r| r.inputs.get("end_at_2d12").and_then(|v| v.as_bool()) == Some(true));
+    let ends = all.iter().any(|r| input_on(r, &END_AT_2D12));
     let mut method = method_note(&all, true);
     if ends {
         method.push_str(" An action after the scene ended counts as not succeeding.");
@@ -234,7 +233,11 @@ fn final_doom(results: &[&CaseResult]) -> Option<Chart> {
     let ranked: Vec<(String, u8)> = varying_keys(&cases, &[])
         .into_iter()
         .map(|k| {
-            let p = if k == "doom" { 4 } else { priority(&cases, &k) };
+            let p = if k == DOOM.name {
+                4
+            } else {
+                priority(&cases, &k)
+            };
             (k, p)
         })
         .collect();

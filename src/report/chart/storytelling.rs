@@ -9,11 +9,12 @@ use super::model::{
     Plot, Point, MIN_HEIGHT, MIN_WIDTH,
 };
 use super::{
-    at_least_of, columns_for, distribution, fixed_rules_note, input_int, labels, method_note,
-    share, stem, tail_from, varying_keys, width_for,
+    at_least_of, columns_for, distribution, fixed_rules_note, input_int, input_int_or_default,
+    input_on, labels, method_note, share, stem, tail_from, varying_keys, width_for,
 };
 use crate::report::CaseResult;
 use crate::systems::metrics::MetricRef;
+use crate::systems::storytelling::keys::{AGAIN, DICE, EXCEPTIONAL, MODIFIER, NEED, ROTE};
 use crate::systems::storytelling::metrics as m;
 use crate::systems::System;
 
@@ -23,7 +24,7 @@ const KS: [i64; 4] = [1, 2, 3, 5];
 
 /// Inputs that place a case on the pool-size axis or only change which
 /// metric is read, not the distribution of successes.
-const NOT_VARIANT: [&str; 4] = ["dice", "modifier", "need", "exceptional"];
+const NOT_VARIANT: [&str; 4] = [DICE.name, MODIFIER.name, NEED.name, EXCEPTIONAL.name];
 
 /// These charts draw the `successes` distribution rather than metrics; the
 /// metrics read off it (at least `need`, at least `exceptional`, and the
@@ -62,26 +63,26 @@ fn at_least_k(r: &CaseResult) -> Vec<(i64, f64)> {
 
 /// Dice rolled: `dice + modifier`, 0 for the chance die.
 fn pool_size(r: &CaseResult) -> i64 {
-    let pool = input_int(r, "dice").unwrap_or(0) + input_int(r, "modifier").unwrap_or(0);
+    let pool = input_int(r, &DICE).unwrap_or(0) + input_int_or_default(r, &MODIFIER);
     pool.max(0)
 }
 
 /// "10-again", "9-again + rote", "no again, a die succeeds on 7+" (other
 /// keys in the words of `labels::phrase`).
 fn variant_label(r: &CaseResult, keys: &[String]) -> String {
-    let again = match input_int(r, "again") {
+    let again = match input_int(r, &AGAIN) {
         Some(0) => "no again".to_string(),
         Some(a) => format!("{a}-again"),
         None => "10-again".to_string(),
     };
-    let rote = r.inputs.get("rote").and_then(|v| v.as_bool()) == Some(true);
+    let rote = input_on(r, &ROTE);
     let mut label = if rote {
         format!("{again} + rote")
     } else {
         again
     };
     for k in keys {
-        if k == "again" || k == "rote" {
+        if k == AGAIN.name || k == ROTE.name {
             continue;
         }
         if let Some(v) = r.inputs.get(k) {
@@ -125,7 +126,7 @@ fn at_least(results: &[&CaseResult]) -> Chart {
         .collect();
     let exceptional_is_5 = results
         .iter()
-        .all(|r| input_int(r, "exceptional").unwrap_or(5) == 5);
+        .all(|r| input_int_or_default(r, &EXCEPTIONAL) == 5);
     let mut panels = Vec::new();
     let mut legend = Vec::new();
     for k in KS {
@@ -179,7 +180,7 @@ fn at_least(results: &[&CaseResult]) -> Chart {
     };
     chart.notes.extend(fixed_rules_note(
         results,
-        &["dice", "modifier", "need", "exceptional"],
+        &[DICE.name, MODIFIER.name, NEED.name, EXCEPTIONAL.name],
     ));
     chart.notes.push(method_note(results, true));
     chart.fit_height(430);

@@ -114,11 +114,13 @@ fn cortex_heatmap_holds_each_exact_p_success() {
         ]
     );
     for r in &report.results {
-        let Some(vs) = input(r, "vs") else { continue };
+        let Some(vs) = input(r, &crate::systems::cortex::keys::VS) else {
+            continue;
+        };
         let row = h
             .rows
             .iter()
-            .position(|x| Some(x) == input(r, "pool").as_ref())
+            .position(|x| Some(x) == input(r, &crate::systems::cortex::keys::POOL).as_ref())
             .unwrap();
         let col = h
             .columns
@@ -165,7 +167,7 @@ fn stacked_bars_are_the_win_effect_rows_and_carry_intervals_for_monte_carlo() {
         .collect();
     let mut pools: Vec<String> = Vec::new();
     for r in &opposed {
-        pools.extend(input(r, "pool").filter(|p| !pools.contains(p)));
+        pools.extend(input(r, &crate::systems::cortex::keys::POOL).filter(|p| !pools.contains(p)));
     }
     assert_eq!(chart.panels.len(), pools.len());
     for (panel, pool) in chart.panels.iter().zip(&pools) {
@@ -176,7 +178,7 @@ fn stacked_bars_are_the_win_effect_rows_and_carry_intervals_for_monte_carlo() {
         assert_eq!(bars.series[0].name, "action fails");
         let cases: Vec<&&CaseResult> = opposed
             .iter()
-            .filter(|r| input(r, "pool").as_ref() == Some(pool))
+            .filter(|r| input(r, &crate::systems::cortex::keys::POOL).as_ref() == Some(pool))
             .collect();
         assert_eq!(bars.categories.len(), cases.len());
         for (c, r) in cases.iter().enumerate() {

@@ -8,13 +8,15 @@ use super::model::{line_legend, palette, Axis, Chart, LineSeries, Lines, Plot, P
 use super::{
     at_least_of, fixed_rules_note, input, label_of, method_note, share, stem, varying_keys,
 };
+use crate::options::Choice as _;
 use crate::report::CaseResult;
+use crate::systems::cortex::keys::{Policy, KEEP, POLICY, POOL};
 use crate::systems::System;
 
 /// Inputs that change which dice make the total: a line is drawn per
 /// distinct set of them. The opposition, ties and effect rules change only
 /// what the total does, not the total (docs/cortex.md).
-const TOTAL_KEYS: [&str; 3] = ["pool", "keep", "policy"];
+const TOTAL_KEYS: [&str; 3] = [POOL.name, KEEP.name, POLICY.name];
 
 /// `(total, P(total >= total))` of a result, lowest total first.
 fn tail(r: &CaseResult) -> Vec<(i64, f64)> {
@@ -27,7 +29,9 @@ pub fn chart(results: &[&CaseResult]) -> Option<Chart> {
     let cases: Vec<&CaseResult> = results
         .iter()
         .copied()
-        .filter(|r| input(r, "policy").as_deref() != Some("max-effect") && !tail(r).is_empty())
+        .filter(|r| {
+            input(r, &POLICY).as_deref() != Some(Policy::MaxEffect.name()) && !tail(r).is_empty()
+        })
         .collect();
     if cases.is_empty() {
         return None;
@@ -38,11 +42,11 @@ pub fn chart(results: &[&CaseResult]) -> Option<Chart> {
         .map(String::as_str)
         .filter(|k| !TOTAL_KEYS.contains(k))
         .collect();
-    let extra = varying_keys(&cases, &[&skip[..], &["pool"]].concat());
+    let extra = varying_keys(&cases, &[&skip[..], &[POOL.name]].concat());
     let mut series: Vec<LineSeries> = Vec::new();
     let mut highest = 0;
     for r in &cases {
-        let pool = input(r, "pool").unwrap_or_default();
+        let pool = input(r, &POOL).unwrap_or_default();
         let name = match label_of(r, &extra) {
             l if l.is_empty() => pool,
             l => format!("{pool}, {l}"),
@@ -83,7 +87,7 @@ pub fn chart(results: &[&CaseResult]) -> Option<Chart> {
     );
     chart.legend = legend;
     let mut not_rules = skip.clone();
-    not_rules.push("pool");
+    not_rules.push(POOL.name);
     chart.notes.extend(fixed_rules_note(&cases, &not_rules));
     chart.notes.push(format!(
         "A botch is a total of 0 (always reached); each point is distributions.csv's at_least of the total. {}",

@@ -188,23 +188,11 @@ pub struct AdvantageCase {
 }
 
 impl Default for AdvantageCase {
-    /// docs/advantage.md's defaults.
+    /// docs/advantage.md's defaults: a case that gives no key, each key at
+    /// its declared default (keys.rs).
     fn default() -> Self {
-        AdvantageCase {
-            die: 6,
-            stat: 0,
-            rolls: 4,
-            policy: Policy::Greedy,
-            gain_on: [0; 3],
-            gain_chance: 0.5,
-            gm_reduce_chance: 0.0,
-            miss_max: 6,
-            strong_min: 10,
-            on_use: OnUse::Reset,
-            counters: 1,
-            party: 1,
-            share: false,
-        }
+        let none = Options::new("advantage", KeyStyle::Toml, Vec::new());
+        AdvantageCase::from_options(none).expect("the declared defaults are a valid case")
     }
 }
 
@@ -224,25 +212,19 @@ fn gain_key(options: &Options, tier: &str) -> String {
 
 impl AdvantageCase {
     pub fn from_options(mut options: Options) -> Result<AdvantageCase, OptionError> {
-        let mut case = AdvantageCase::default();
-        if let Some((text, item)) = options.string(&DIE)? {
-            case.die = parse_die(&text).ok_or_else(|| {
-                options.error_at(
-                    &item,
-                    format!(
-                        "{} is \"{text}\"; the advantage die is d4, d6, d8, d10 or d12",
-                        options.key_name(&DIE)
-                    ),
-                )
-            })?;
-        }
-        if let Some(stat) = options.int_of(&STAT)? {
-            case.stat = stat as i32;
-        }
-        if let Some(rolls) = options.int_of(&ROLLS)? {
-            case.rolls = rolls as u32;
-        }
-        let policy = options.choice_of(&POLICY)?.unwrap_or(Spending::Greedy);
+        let (text, item) = options.text_of(&DIE)?;
+        let die = parse_die(&text).ok_or_else(|| {
+            options.error_at(
+                &item,
+                format!(
+                    "{} is \"{text}\"; the advantage die is d4, d6, d8, d10 or d12",
+                    options.key_name(&DIE)
+                ),
+            )
+        })?;
+        let stat = options.int_of(&STAT)? as i32;
+        let rolls = options.int_of(&ROLLS)? as u32;
+        let policy: Spending = options.choice_of(&POLICY)?;
         let threshold_item = options.take(&THRESHOLD);
         let threshold = match policy {
             Spending::Threshold | Spending::ThresholdOrLast => {
@@ -252,19 +234,19 @@ impl AdvantageCase {
                         options.key_name(&POLICY),
                         policy.name(),
                         options.key_name(&THRESHOLD),
-                        case.die
+                        die
                     )));
                 };
                 match item.value {
-                    RawValue::Int(t) if (1..=i64::from(case.die)).contains(&t) => t as u8,
+                    RawValue::Int(t) if (1..=i64::from(die)).contains(&t) => t as u8,
                     RawValue::Int(t) => {
                         return Err(options.error_at(
                             &item,
                             format!(
                                 "{} must be a whole number from 1 to {} (the d{}'s size), not {t}",
                                 options.key_name(&THRESHOLD),
-                                case.die,
-                                case.die
+                                die,
+                                die
                             ),
                         ))
                     }
@@ -274,7 +256,7 @@ impl AdvantageCase {
                             format!(
                                 "{} must be a whole number from 1 to {}, not {}",
                                 options.key_name(&THRESHOLD),
-                                case.die,
+                                die,
                                 other.type_name()
                             ),
                         ))
@@ -299,99 +281,100 @@ impl AdvantageCase {
                 0
             }
         };
-        case.policy = match policy {
+        let policy = match policy {
             Spending::Greedy => Policy::Greedy,
             Spending::Threshold => Policy::Threshold(threshold),
             Spending::Last => Policy::Last,
             Spending::ThresholdOrLast => Policy::ThresholdOrLast(threshold),
             Spending::Never => Policy::Never,
         };
-        if let Some((entries, _)) = options.table(&GAIN_ON)? {
-            for (tier, item) in &entries {
-                let Some(index) = Tier::ALL.iter().position(|t| t.name() == tier) else {
+        let (entries, _) = options.table_of(&GAIN_ON)?;
+        // A tier the table leaves out gains nothing.
+        let mut gain_on = [0; 3];
+        for (tier, item) in &entries {
+            let Some(index) = Tier::ALL.iter().position(|t| t.name() == tier) else {
+                return Err(options.error_at(
+                    item,
+                    format!(
+                        "unknown tier `{tier}` in {}{}; {}",
+                        options.key_name(&GAIN_ON),
+                        did_you_mean(tier, Tier::ALL.map(Tier::name)),
+                        allowed(Tier::ALL.map(Tier::name))
+                    ),
+                ));
+            };
+            gain_on[index] = match item.value {
+                RawValue::Int(g) if (0..=MAX_GAIN).contains(&g) => g as u32,
+                ref other => {
+                    let shown = match other {
+                        RawValue::Int(g) => g.to_string(),
+                        RawValue::Float(x) => x.to_string(),
+                        RawValue::Str(text) => format!("\"{text}\""),
+                        other => other.type_name().to_string(),
+                    };
                     return Err(options.error_at(
                         item,
                         format!(
-                            "unknown tier `{tier}` in {}{}; {}",
-                            options.key_name(&GAIN_ON),
-                            did_you_mean(tier, Tier::ALL.map(Tier::name)),
-                            allowed(Tier::ALL.map(Tier::name))
+                            "{} must be a whole number from 0 to {MAX_GAIN}, not {shown}",
+                            gain_key(&options, tier)
                         ),
                     ));
-                };
-                case.gain_on[index] = match item.value {
-                    RawValue::Int(g) if (0..=MAX_GAIN).contains(&g) => g as u32,
-                    ref other => {
-                        let shown = match other {
-                            RawValue::Int(g) => g.to_string(),
-                            RawValue::Float(x) => x.to_string(),
-                            RawValue::Str(text) => format!("\"{text}\""),
-                            other => other.type_name().to_string(),
-                        };
-                        return Err(options.error_at(
-                            item,
-                            format!(
-                                "{} must be a whole number from 0 to {MAX_GAIN}, not {shown}",
-                                gain_key(&options, tier)
-                            ),
-                        ));
-                    }
-                };
-            }
+                }
+            };
         }
-        if let Some(p) = options.float_of(&GAIN_CHANCE)? {
-            case.gain_chance = p;
-        }
-        if let Some(p) = options.float_of(&GM_REDUCE_CHANCE)? {
-            case.gm_reduce_chance = p;
-        }
+        let gain_chance = options.float_of(&GAIN_CHANCE)?;
+        let gm_reduce_chance = options.float_of(&GM_REDUCE_CHANCE)?;
         let miss_item = options.take(&MISS_MAX);
-        if let Some(m) = options.int_of(&MISS_MAX)? {
-            case.miss_max = m as i32;
-        }
-        if let Some(s) = options.int_of(&STRONG_MIN)? {
-            case.strong_min = s as i32;
-        }
-        if case.miss_max >= case.strong_min {
+        let miss_max = options.int_of(&MISS_MAX)? as i32;
+        let strong_min = options.int_of(&STRONG_MIN)? as i32;
+        if miss_max >= strong_min {
             let message = format!(
                 "{} ({}) must be below {} ({}): a total is a miss at or below the one and a strong hit at or above the other",
                 options.key_name(&MISS_MAX),
-                case.miss_max,
+                miss_max,
                 options.key_name(&STRONG_MIN),
-                case.strong_min
+                strong_min
             );
             return Err(match miss_item {
                 Some(item) => options.error_at(&item, message),
                 None => options.case_error(message),
             });
         }
-        if let Some(on_use) = options.choice_of(&ON_USE)? {
-            case.on_use = on_use;
-        }
-        case.read_holders(&mut options)?;
+        let on_use = options.choice_of(&ON_USE)?;
+        let (counters, party, share) = Self::read_holders(&mut options)?;
         options.finish()?;
-        Ok(case)
+        Ok(AdvantageCase {
+            die,
+            stat,
+            rolls,
+            policy,
+            gain_on,
+            gain_chance,
+            gm_reduce_chance,
+            miss_max,
+            strong_min,
+            on_use,
+            counters,
+            party,
+            share,
+        })
     }
 
     /// `counters`, `party` and `share` (docs/advantage.md): two advantage dice are one
     /// player's, so they do not go with a party; `share` means something only
     /// in a party (from a defaults table it is skipped for a lone player).
-    fn read_holders(&mut self, options: &mut Options) -> Result<(), OptionError> {
+    fn read_holders(options: &mut Options) -> Result<(u8, u8, bool), OptionError> {
         let counters_item = options.take(&COUNTERS);
-        if let Some(counters) = options.int_of(&COUNTERS)? {
-            self.counters = counters as u8;
-        }
+        let counters = options.int_of(&COUNTERS)? as u8;
         let party_item = options.take(&PARTY);
-        if let Some(party) = options.int_of(&PARTY)? {
-            self.party = party as u8;
-        }
-        if self.counters > 1 && self.party > 1 {
+        let party = options.int_of(&PARTY)? as u8;
+        if counters > 1 && party > 1 {
             let message = format!(
                 "{} = {} needs {} = 1: two advantage dice are one player's; in a party of {} each player holds one counter",
                 options.key_name(&COUNTERS),
-                self.counters,
+                counters,
                 options.key_name(&PARTY),
-                self.party
+                party
             );
             // Point at whichever of the two the case itself wrote last.
             let at = [counters_item, party_item]
@@ -404,10 +387,11 @@ impl AdvantageCase {
             });
         }
         let share_item = options.take(&SHARE);
-        let share = options.bool(&SHARE)?;
-        if self.party > 1 {
-            self.share = share.unwrap_or(false);
-        } else if let Some(item) = share_item.filter(|i| i.layer > 0) {
+        let share = options.bool_of(&SHARE)?;
+        if party > 1 {
+            return Ok((counters, party, share));
+        }
+        if let Some(item) = share_item.filter(|i| i.layer > 0) {
             return Err(options.error_at(
                 &item,
                 format!(
@@ -417,7 +401,8 @@ impl AdvantageCase {
                 ),
             ));
         }
-        Ok(())
+        // A lone player shares with no one.
+        Ok((counters, party, false))
     }
 
     /// How many counters are in play: a player's one or two, or one per

@@ -85,6 +85,8 @@ pub const KEYS: &[&KeyDef] = &[
 ];
 
 pub const SCENE_POOL: KeyDef = POOL.with_help("The player's action pool, e.g. \"d10 2d8 d6\"");
+/// The Cortex Plus rules text's default act starts with 2d6 in the doom
+/// pool ("Запас Рока").
 pub const DOOM: KeyDef = KeyDef::pool("doom", Fallback::Text("2d6"), "The doom pool the scene starts with",
     Phrase::Value("doom pool starts at {}", Shown::Plain), "starting doom pool").main();
 pub const ACTIONS: KeyDef = KeyDef::int("actions", (1, MAX_ACTIONS), Fallback::Int(4), "Player actions in the scene",

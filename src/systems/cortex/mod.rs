@@ -85,7 +85,7 @@ impl CortexCase {
         let vs_item = options.take(&VS);
         let difficulty_item = options.take(&DIFFICULTY);
         let vs = options.cortex_pool(&VS)?;
-        let difficulty = options.int_of(&DIFFICULTY)?;
+        let difficulty = options.maybe_int_of(&DIFFICULTY)?;
         let opposition = match (vs, difficulty) {
             (Some(vs), Some(d)) => {
                 let (a, b) = (vs_item.unwrap(), difficulty_item.unwrap());
@@ -130,11 +130,10 @@ impl CortexCase {
             }
         }
         let mut rules = Rules::from_options(&mut options)?;
-        if let Some(down) = options.bool(&EFFECT_STEP_DOWN)? {
-            rules.effect_step_down = down;
-        }
+        rules.effect_step_down = options.bool_of(&EFFECT_STEP_DOWN)?;
         let policy_item = options.take(&POLICY);
-        if options.choice_of(&POLICY)? == Some(Policy::MaxEffect) {
+        rules.policy = options.choice_of(&POLICY)?;
+        if rules.policy == Policy::MaxEffect {
             // The roller can only aim for effect when the number to beat is
             // known before choosing (docs/cortex.md); a reacting pool rolls after.
             if !matches!(opposition, Opposition::Difficulty(_)) {
@@ -148,7 +147,6 @@ impl CortexCase {
                     ),
                 ));
             }
-            rules.policy = Policy::MaxEffect;
         }
         rules.plot_points = plot_points_that_apply(&mut options, &opposition, &rules)?;
         options.finish()?;
@@ -278,7 +276,7 @@ fn plot_points_that_apply(
     rules: &Rules,
 ) -> Result<Option<u32>, OptionError> {
     let item = options.take(&PLOT_POINTS);
-    let Some(points) = options.int_of(&PLOT_POINTS)? else {
+    let Some(points) = options.maybe_int_of(&PLOT_POINTS)? else {
         return Ok(None);
     };
     let item = item.expect("plot_points was given");

@@ -10,10 +10,10 @@
 use serde_json::{json, Map, Value};
 
 use crate::dice::Pool;
-use crate::options::{Choice as _, OptionError, Options};
+use crate::options::{Choice as _, KeyStyle, OptionError, Options};
 
 pub use super::keys::{Policy, Ties, MAX_KEEP};
-use super::keys::{HEROIC_STEP, KEEP, REACTION_KEEP, TIES};
+use super::keys::{EFFECT_STEP_DOWN, HEROIC_STEP, KEEP, POLICY, REACTION_KEEP, TIES};
 
 /// What the action is rolled against.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,16 +42,11 @@ pub struct Rules {
 }
 
 impl Default for Rules {
+    /// The rules of a case that gives none of the keys: each key's declared
+    /// default (keys.rs).
     fn default() -> Self {
-        Rules {
-            keep: 2,
-            reaction_keep: 2,
-            ties: Ties::Reaction,
-            heroic_step: 5,
-            effect_step_down: false,
-            policy: Policy::MaxTotal,
-            plot_points: None,
-        }
+        let mut none = Options::new("cortex", KeyStyle::Toml, Vec::new());
+        Rules::from_options(&mut none).expect("the declared defaults are valid rules")
     }
 }
 
@@ -69,23 +64,22 @@ impl Rules {
     /// Reads the roll rules ([`super::keys::ROLL_RULES`]) that doom-pool scenes and
     /// balances share with plain cortex cases. A scene's success never
     /// depends on the effect die, so `effect_step_down` (and `policy`) are
-    /// read by [`super::CortexCase::from_options`] alone.
+    /// read by [`super::CortexCase::from_options`] alone (and
+    /// `effect_step_down` by a conflict's): here they take their declared
+    /// defaults, read from options that give no key, so that a scene is not
+    /// taken to accept them.
     pub fn from_options(options: &mut Options) -> Result<Rules, OptionError> {
-        let mut rules = Rules::default();
-        if let Some(keep) = options.int_of(&KEEP)? {
-            rules.keep = keep as usize;
-        }
-        if let Some(keep) = options.int_of(&REACTION_KEEP)? {
-            rules.reaction_keep = keep as usize;
-        }
-        if let Some(ties) = options.choice_of(&TIES)? {
-            rules.ties = ties;
-        }
-        if let Some(step) = options.int_of(&HEROIC_STEP)? {
+        let mut unread = Options::new(options.system(), options.style(), Vec::new());
+        Ok(Rules {
+            keep: options.int_of(&KEEP)? as usize,
+            reaction_keep: options.int_of(&REACTION_KEEP)? as usize,
+            ties: options.choice_of(&TIES)?,
             // Past u32 no margin can reach a step anyway.
-            rules.heroic_step = u32::try_from(step).unwrap_or(u32::MAX);
-        }
-        Ok(rules)
+            heroic_step: u32::try_from(options.int_of(&HEROIC_STEP)?).unwrap_or(u32::MAX),
+            effect_step_down: unread.bool_of(&EFFECT_STEP_DOWN)?,
+            policy: unread.choice_of(&POLICY)?,
+            plot_points: None,
+        })
     }
 
     /// The smallest margin (action total minus opposing total) that

@@ -79,15 +79,10 @@ impl SceneCase {
                 options.key_name(&SCENE_POOL)
             )));
         };
-        // The Cortex Plus rules text's default act starts with 2d6 in the
-        // doom pool ("Запас Рока").
-        let doom = match options.cortex_pool(&DOOM)? {
-            Some(doom) => doom,
-            None => Pool::parse_cortex("2d6").expect("2d6 is a pool"),
-        };
-        let actions = options.int_of(&ACTIONS)?.unwrap_or(4) as u32;
+        let doom = options.pool_of(&DOOM)?;
+        let actions = options.int_of(&ACTIONS)? as u32;
         let rules = Rules::from_options(&mut options)?;
-        let end_at_2d12 = options.bool(&END_AT_2D12)?.unwrap_or(false);
+        let end_at_2d12 = options.bool_of(&END_AT_2D12)?;
         options.finish()?;
         Ok(SceneCase {
             pool,

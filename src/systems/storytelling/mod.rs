@@ -30,7 +30,7 @@ use serde_json::{json, Map, Value};
 use crate::distribution::{hist_rows, DistRow, Evaluation, Hist, Metric, Spread};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
-use crate::options::{OptionError, Options, RawValue};
+use crate::options::{OptionError, Options};
 
 use super::SystemCase;
 use keys::{AGAIN, CHANCE_DIE_EXPLODES, DICE, EXCEPTIONAL, MODIFIER, NEED, ROTE, TARGET};
@@ -68,14 +68,14 @@ pub struct StorytellingCase {
 
 impl StorytellingCase {
     pub fn from_options(mut options: Options) -> Result<StorytellingCase, OptionError> {
-        let Some(dice) = options.int_of(&DICE)? else {
+        let Some(dice) = options.maybe_int_of(&DICE)? else {
             return Err(options.case_error(format!(
                 "a storytelling case needs {}, the number of d10s before the modifier (a whole number, 0 or more)",
                 options.key_name(&DICE)
             )));
         };
         let modifier_item = options.take(&MODIFIER);
-        let modifier = options.int_of(&MODIFIER)?.unwrap_or(0);
+        let modifier = options.int_of(&MODIFIER)?;
         let pool = i128::from(dice) + i128::from(modifier);
         if pool > i128::from(MAX_DICE) {
             let message = format!(
@@ -87,44 +87,9 @@ impl StorytellingCase {
             });
         }
         // Every pool of zero or less is the same chance die.
-        let mut rules = Rules {
-            pool: pool.max(0) as i64,
-            ..Rules::default()
-        };
-        if let Some(target) = options.int_of(&TARGET)? {
-            rules.target = target as u8;
-        }
-        if let Some(item) = options.take(&AGAIN) {
-            let allowed = || {
-                format!(
-                    "{} must be 0 (no rerolls) or a value from {} ({}) to 10",
-                    options.key_name(&AGAIN),
-                    options.key_name(&TARGET),
-                    rules.target
-                )
-            };
-            match item.value {
-                RawValue::Int(0) => rules.again = 0,
-                RawValue::Int(v) if v >= i64::from(rules.target) && v <= 10 => {
-                    rules.again = v as u8
-                }
-                RawValue::Int(v) => {
-                    return Err(options.error_at(&item, format!("{}, not {v}", allowed())))
-                }
-                ref other => {
-                    return Err(options
-                        .error_at(&item, format!("{}, not {}", allowed(), other.type_name())))
-                }
-            }
-        }
-        if let Some(rote) = options.bool(&ROTE)? {
-            rules.rote = rote;
-        }
-        if let Some(explodes) = options.bool(&CHANCE_DIE_EXPLODES)? {
-            rules.chance_die_explodes = explodes;
-        }
-        let need = options.int_of(&NEED)?.unwrap_or(1);
-        let exceptional = options.int_of(&EXCEPTIONAL)?.unwrap_or(5);
+        let rules = Rules::from_options(&mut options, pool.max(0) as i64)?;
+        let need = options.int_of(&NEED)?;
+        let exceptional = options.int_of(&EXCEPTIONAL)?;
         options.finish()?;
         Ok(StorytellingCase {
             dice,

@@ -4,6 +4,9 @@
 //! success-count distribution (its whole explosion chain, and the rote reroll)
 //! that the exact method convolves over the pool.
 
+use super::keys::{AGAIN, CHANCE_DIE_EXPLODES, ROTE, TARGET};
+use crate::options::{KeyStyle, OptionError, Options, RawValue};
+
 /// Sides of the die; every face is equally likely.
 pub(super) const SIDES: u8 = 10;
 
@@ -29,18 +32,48 @@ pub struct Roll {
 }
 
 impl Default for Rules {
+    /// One die under each key's declared default (keys.rs).
     fn default() -> Self {
-        Rules {
-            pool: 1,
-            target: 8,
-            again: 10,
-            rote: false,
-            chance_die_explodes: true,
-        }
+        let mut none = Options::new("storytelling", KeyStyle::Toml, Vec::new());
+        Rules::from_options(&mut none, 1).expect("the declared defaults are valid rules")
     }
 }
 
 impl Rules {
+    /// Reads the rules of a roll of `pool` dice: `target`, `again` (whose
+    /// range starts at the target, so it is checked here, after it), `rote`
+    /// and `chance_die_explodes`, each given or its declared default.
+    pub fn from_options(options: &mut Options, pool: i64) -> Result<Rules, OptionError> {
+        let target = options.int_of(&TARGET)? as u8;
+        let item = options.item_of(&AGAIN);
+        let allowed = || {
+            format!(
+                "{} must be 0 (no rerolls) or a value from {} ({target}) to 10",
+                options.key_name(&AGAIN),
+                options.key_name(&TARGET),
+            )
+        };
+        let again = match item.value {
+            RawValue::Int(0) => 0,
+            RawValue::Int(v) if v >= i64::from(target) && v <= 10 => v as u8,
+            RawValue::Int(v) => {
+                return Err(options.error_at(&item, format!("{}, not {v}", allowed())))
+            }
+            ref other => {
+                return Err(
+                    options.error_at(&item, format!("{}, not {}", allowed(), other.type_name()))
+                )
+            }
+        };
+        Ok(Rules {
+            pool,
+            target,
+            again,
+            rote: options.bool_of(&ROTE)?,
+            chance_die_explodes: options.bool_of(&CHANCE_DIE_EXPLODES)?,
+        })
+    }
+
     pub fn is_chance(&self) -> bool {
         self.pool <= 0
     }

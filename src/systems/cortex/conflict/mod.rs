@@ -129,8 +129,8 @@ impl ConflictCase {
                 )))
             }
         };
-        let exchanges = options.int_of(&EXCHANGES)?.unwrap_or(5) as u32;
-        let foe_acts = options.bool(&FOE_ACTS)?.unwrap_or(true);
+        let exchanges = options.int_of(&EXCHANGES)? as u32;
+        let foe_acts = options.bool_of(&FOE_ACTS)?;
         let hero_stress_limit = stress_limit(&mut options, &HERO_STRESS_LIMIT)?;
         let limit_item = options.take(&FOE_STRESS_LIMIT);
         let foe_stress_limit = stress_limit(&mut options, &FOE_STRESS_LIMIT)?;
@@ -146,9 +146,7 @@ impl ConflictCase {
             ));
         }
         let mut rules = Rules::from_options(&mut options)?;
-        if let Some(down) = options.bool(&EFFECT_STEP_DOWN)? {
-            rules.effect_step_down = down;
-        }
+        rules.effect_step_down = options.bool_of(&EFFECT_STEP_DOWN)?;
         options.finish()?;
         Ok(ConflictCase {
             hero,
@@ -304,11 +302,9 @@ fn mob_option(options: &mut Options) -> Result<Option<Mob>, OptionError> {
     }))
 }
 
-/// Reads a stress limit: d6, d8, d10 or d12 (default d12).
+/// Reads a stress limit: d6, d8, d10 or d12 (the default the key declares).
 fn stress_limit(options: &mut Options, key: &'static KeyDef) -> Result<Die, OptionError> {
-    let Some((text, item)) = options.string(key)? else {
-        return Ok(Die::D12);
-    };
+    let (text, item) = options.text_of(key)?;
     // The sizes the key declares (docs/cortex.md: novice d6 .. hero d12).
     let Kind::Die(sizes) = key.kind else {
         panic!("`{}` is not declared a die", key.name);

@@ -224,7 +224,7 @@ fn balance_fixed_keys_take_one_value_and_say_so() {
         common::refused(
             &args,
             &[
-                "`--rolls`",
+                "rolls`",
                 "takes one value of each fixed key, not the list \"6,10\"",
                 "[[balance]]",
             ],

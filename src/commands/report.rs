@@ -7,7 +7,7 @@
 //! command (exit 2) before any work; every scenario is run and its charts
 //! drawn before any file is written, so a Ctrl-C (exit 130) or a failure
 //! leaves the previous reports as they were; each folder is replaced as a
-//! whole (`report::folder`) and each index file written whole or not at
+//! file by file (`report::folder`) and each index file written whole or not at
 //! all (`report::write_atomic`). One lock on the output folder is held over
 //! all the folders and the index, so two runs at once never leave an index
 //! of one beside folders of the other.
@@ -160,9 +160,15 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     let written = (|| -> anyhow::Result<()> {
         std::fs::create_dir_all(&args.out)
             .with_context(|| format!("cannot create {}", args.out.display()))?;
-        let lock = report::folder::ParentLock::take(&args.out, &args.out)?;
+        let lock = report::folder::ParentLock::take(&args.out, &args.out, cancel)?;
         for ((_, report), files) in reports.iter().zip(&folders) {
-            report::write_folder(&args.out.join(&report.name), files, charts, Some(&lock))?;
+            report::write_folder(
+                &args.out.join(&report.name),
+                files,
+                charts,
+                Some(&lock),
+                cancel,
+            )?;
         }
         report::write_atomic(&args.out.join("index.md"), &index_md)?;
         report::write_atomic(&args.out.join("index.html"), &index_html)

@@ -2,9 +2,9 @@
 //! report folder (unless `--no-report`) and print the report.
 //!
 //! Everything is evaluated, and the results printed, before the folder is
-//! written (as a whole, `report::folder`: the files go into a new folder
-//! beside the old one, which is swapped in last), so a Ctrl-C (exit 130) or
-//! a failure leaves the previous report as it was.
+//! written (`report::folder`: every new file is written whole under a
+//! temporary name before any replaces its old version), so a Ctrl-C (exit
+//! 130) or a failure leaves the previous report as it was.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -44,7 +44,7 @@ pub fn run(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         let command = run_command(&args.scenario, args.out.as_deref(), flags);
         let files = report::folder_files(&report, !args.no_charts, &command)?;
         crate::interrupt::start_writing(cancel)?;
-        let written = report::write_folder(&dir, &files, !args.no_charts, None);
+        let written = report::write_folder(&dir, &files, !args.no_charts, None, cancel);
         crate::interrupt::finish_writing();
         written?;
         if !settings.quiet {

@@ -343,8 +343,8 @@ impl<'a> FolderFile<'a> {
 /// (`report.md`, `report.html`), which link the tables, show the charts
 /// and give `command` as the way to make the folder again. The tables,
 /// `run.json` and the pages are written when the folder is
-/// ([`write_folder`]), into a new folder beside the old one, so a failure
-/// still leaves the old folder as it was.
+/// ([`write_folder`]), each under a temporary name until all are written,
+/// so a failure still leaves the old files as they were.
 pub fn folder_files<'a>(
     report: &'a Report,
     charts: bool,

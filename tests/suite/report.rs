@@ -255,6 +255,7 @@ fn run_writes_charts_unless_told_not_to() {
     assert_eq!(
         names_in(&without),
         [
+            ".oddsmith-files",
             "distributions.csv",
             "metrics.csv",
             "report.html",
@@ -280,13 +281,35 @@ fn rerunning_removes_charts_the_new_run_does_not_draw() {
             .assert()
             .success();
     };
-    run(&folder);
-    std::fs::write(folder.join("cortex-old-chart.png"), b"stale").unwrap();
+    // An earlier run into the folder drew a Storytelling chart.
+    let other = scenarios(&[(
+        "b.toml",
+        "name = \"heroes\"\n[[case]]\nsystem = \"storytelling\"\ndice = 5\n",
+    )]);
+    oddsmith()
+        .arg("run")
+        .arg(other.path().join("b.toml"))
+        .arg("--out")
+        .arg(&folder)
+        .arg("--quiet")
+        .assert()
+        .success();
+    let earlier = names_in(&folder);
+    let stale: Vec<&String> = earlier
+        .iter()
+        .filter(|f| f.starts_with("storytelling-"))
+        .collect();
+    assert!(!stale.is_empty(), "{earlier:?}");
+    // Files oddsmith did not write stay, even one named like its charts.
+    std::fs::write(folder.join("cortex-my-chart.png"), b"mine").unwrap();
     std::fs::write(folder.join("my-photo.png"), b"keep me").unwrap();
     run(&folder);
     let files = names_in(&folder);
-    assert!(!files.iter().any(|f| f == "cortex-old-chart.png"));
+    for f in stale {
+        assert!(!files.contains(f), "{f} left: {files:?}");
+    }
     assert!(files.iter().any(|f| f == "my-photo.png"));
+    assert!(files.iter().any(|f| f == "cortex-my-chart.png"));
 }
 
 #[test]

@@ -142,6 +142,11 @@ fn defaults_table(
 /// `index.html` or `index.md` would collide with the index `oddsmith report`
 /// writes beside the folders (refused in any letter case, for file systems
 /// that ignore it).
+/// The longest scenario name, in bytes (docs/reports.md): most file
+/// systems allow 255 in a folder's name; 200 leaves room for the copies
+/// people make beside a folder (`<name>-old`).
+pub const MAX_NAME_BYTES: usize = 200;
+
 fn folder_name_problem(name: &str) -> Option<&'static str> {
     if name.trim().is_empty() || name == "." || name == ".." {
         Some("it is not a folder name")
@@ -153,6 +158,10 @@ fn folder_name_problem(name: &str) -> Option<&'static str> {
         Some("it holds a character XML forbids (a Unicode noncharacter such as U+FFFE)")
     } else if ["index.html", "index.md"].contains(&name.to_lowercase().as_str()) {
         Some("the index of `oddsmith report` has that name")
+    } else if name.len() > MAX_NAME_BYTES {
+        // Checked here, at load: a file system refuses a name past 255
+        // bytes only when the folder is made, after all the work.
+        Some("it is longer than 200 bytes (in UTF-8), the most a report folder's name may have")
     } else {
         None
     }

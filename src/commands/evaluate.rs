@@ -31,6 +31,27 @@ pub fn max_threads() -> usize {
     cores.saturating_mul(4)
 }
 
+/// `RAYON_NUM_THREADS` past [`max_threads`] capped as `--threads` is, with a
+/// note (at 100,000 rayon's global pool started threads for minutes); at
+/// or under the cap, or not a number, it is left to rayon, which reads it.
+fn capped_env_threads(quiet: bool) -> Option<usize> {
+    let asked: usize = std::env::var("RAYON_NUM_THREADS")
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    if asked <= max_threads() {
+        return None;
+    }
+    if !quiet {
+        crate::messages::say(format_args!(
+            "note: RAYON_NUM_THREADS={asked} is more than this machine can use; running {} threads (4 per core)",
+            max_threads()
+        ));
+    }
+    Some(max_threads())
+}
+
 /// Resolved run settings.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -72,6 +93,7 @@ impl Settings {
                 }
                 Some(max_threads())
             }
+            None => capped_env_threads(common.quiet),
             asked => asked,
         };
         Ok(Settings {

@@ -144,7 +144,11 @@ fn read_manifest(dir: &Path) -> BTreeSet<String> {
 
 /// The manifest's text for `names`.
 fn manifest_text(names: &BTreeSet<String>) -> Vec<u8> {
-    names.iter().flat_map(|n| [n.as_str(), "\n"]).collect::<String>().into_bytes()
+    names
+        .iter()
+        .flat_map(|n| [n.as_str(), "\n"])
+        .collect::<String>()
+        .into_bytes()
 }
 
 /// Whether `path` is a regular file (not followed if a symlink).
@@ -228,8 +232,10 @@ pub fn write_folder(
         temps.push((temp, file.name.as_str()));
     }
     let manifest = |names: &BTreeSet<String>| {
-        write_temp(&dir, MANIFEST, |out| Ok(out.write_all(&manifest_text(names))?))
-            .with_context(|| format!("cannot write {}", dir.join(MANIFEST).display()))
+        write_temp(&dir, MANIFEST, |out| {
+            Ok(out.write_all(&manifest_text(names))?)
+        })
+        .with_context(|| format!("cannot write {}", dir.join(MANIFEST).display()))
     };
     // Until the stale files are gone, the manifest lists them too, so a run
     // cut short here leaves none unlisted.

@@ -14,6 +14,7 @@
 
 mod balances;
 mod cases;
+mod prescan;
 mod reader;
 mod top_level;
 

@@ -1,11 +1,13 @@
-//! The scenario reader's tools and its first phase: the text parsed with
-//! toml's spanned parser (the syntax, then the case cap), values turned into
+//! The scenario reader's tools and its first phase: the text's values
+//! counted ([`prescan`]), then parsed with toml's spanned parser (the
+//! syntax, then the case cap and the length of every list), values turned into
 //! [`RawValue`]s located at their keys, and every error prefixed with the
 //! file, line and column (docs/scenarios.md).
 
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
+use super::prescan::{self, long_list, MAX_ARRAY};
 use super::MAX_CASES;
 use crate::errors::InputError;
 use crate::line_index::LineIndex;
@@ -38,6 +40,8 @@ impl<'t> Reader<'t> {
     /// past it is refused at once.
     pub(super) fn document(&self) -> Result<Spanned<DeTable<'t>>, InputError> {
         let text = self.text;
+        prescan::check(text)
+            .map_err(|e| self.error(Some(self.lines.position(e.offset)), e.message))?;
         let document = DeTable::parse(text).map_err(|e| {
             let at = Some(match e.span() {
                 Some(s) => self.lines.position(s.start),
@@ -52,7 +56,26 @@ impl<'t> Reader<'t> {
                 }
             }
         }
+        for (_, value) in document.get_ref() {
+            self.check_arrays(value)?;
+        }
         Ok(document)
+    }
+
+    /// Refuses a list of more than [`MAX_ARRAY`] values anywhere in the
+    /// file, before any value is converted: exactly, on the parsed tables,
+    /// what [`prescan`] looked for in the text.
+    fn check_arrays(&self, value: &Spanned<DeValue<'_>>) -> Result<(), InputError> {
+        match value.get_ref() {
+            DeValue::Array(items) => {
+                if let Some(first_past) = items.get(MAX_ARRAY) {
+                    return Err(self.error(Some(self.at(first_past.span())), long_list()));
+                }
+                items.iter().try_for_each(|item| self.check_arrays(item))
+            }
+            DeValue::Table(table) => table.values().try_for_each(|item| self.check_arrays(item)),
+            _ => Ok(()),
+        }
     }
 
     /// The end of the file, where a case would be added.

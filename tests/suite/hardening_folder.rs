@@ -168,7 +168,10 @@ fn ctrl_c_while_waiting_for_the_lock_writes_nothing() {
     let (mut child, line) = start_waiting(&scenario, &out);
     assert!(line.starts_with("waiting: another oddsmith"), "{line}");
     // SAFETY: kill() only sends a signal to our own child process.
-    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+    assert_eq!(
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) },
+        0
+    );
     let start = std::time::Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
@@ -238,7 +241,12 @@ fn an_overlong_name_is_refused_at_load() {
     let long = "n".repeat(250);
     let scenario = common::scenario(dir.path(), &format!("name = \"{long}\"\n{TWO_CASES}"));
     oddsmith()
-        .args(["run", &scenario, "--out", dir.path().join("r").to_str().unwrap()])
+        .args([
+            "run",
+            &scenario,
+            "--out",
+            dir.path().join("r").to_str().unwrap(),
+        ])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("longer than 200 bytes"));

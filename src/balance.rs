@@ -202,6 +202,21 @@ pub fn closest(ladder: &[RungValue], target: f64) -> Option<usize> {
     best.map(|(i, _)| i)
 }
 
+/// Every rung of a balance is evaluated like a case, so a run's cases and
+/// rungs together stay within the case cap (docs/scenarios.md): `earlier`
+/// cases and rungs come before this balance's `rungs`. Returns the new
+/// total, or what the user is told.
+pub fn count_rungs(earlier: usize, rungs: usize) -> Result<usize, String> {
+    let total = earlier.saturating_add(rungs);
+    if total > crate::sweep::MAX_CASES {
+        return Err(format!(
+            "this balance has {rungs} rungs (a question for each set of fixed values, times the ladder), which brings the run to {total} cases and rungs; at most {} are allowed, since each rung is evaluated like a case: balance fewer values",
+            crate::sweep::MAX_CASES
+        ));
+    }
+    Ok(total)
+}
+
 /// Reads a list of pools (`pools`, `ladder`), each error at its item.
 fn pool_list(
     options: &mut Options,
@@ -317,6 +332,12 @@ impl BalanceSpec {
             ladder,
             rules,
         })
+    }
+
+    /// How many rungs [`Self::questions`] makes: every ladder pool for
+    /// every hero pool.
+    pub fn rungs(&self) -> usize {
+        self.pools.len().saturating_mul(self.ladder.len())
     }
 
     /// One question per hero pool: each rung an opposed roll against the

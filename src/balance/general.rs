@@ -123,6 +123,12 @@ impl GeneralSpec {
         })
     }
 
+    /// How many rungs [`Self::questions`] makes of `fixed`: the ladder
+    /// for every combination of the fixed keys.
+    pub fn rungs(&self, fixed: &[(String, RawItem)]) -> usize {
+        combination_count(fixed).saturating_mul(self.ladder.len())
+    }
+
     /// One question per combination of the fixed keys (`fixed`, lists
     /// allowed), every rung resolved by `resolve` (which lays a scenario's
     /// defaults tables under the entries). `options` locates and words the

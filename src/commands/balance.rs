@@ -102,6 +102,7 @@ fn pool_questions(args: &BalanceArgs) -> anyhow::Result<Vec<BalanceQuestion>> {
     let options = BalanceSpec::options(KeyStyle::Flag, single_entries(flags, "balance")?)
         .with_positional("pools");
     let spec = BalanceSpec::from_options(options).map_err(|e| input_error(e.message))?;
+    crate::balance::count_rungs(0, spec.rungs()).map_err(input_error)?;
     Ok(spec.questions(1))
 }
 
@@ -165,6 +166,7 @@ fn general_questions(args: &BalanceArgs, system: &str) -> anyhow::Result<Vec<Bal
         }
         fixed.push((name, RawItem::new(value)));
     }
+    crate::balance::count_rungs(0, spec.rungs(&fixed)).map_err(input_error)?;
     let resolve = |entries: Entries| system.resolve(system.options(KeyStyle::Flag, entries));
     spec.questions(&options, &fixed, 1, &resolve)
         .map_err(|e| input_error(e.message))

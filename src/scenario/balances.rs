@@ -11,17 +11,22 @@ use crate::errors::InputError;
 use crate::options::{Entries, KeyStyle, Pos, RawItem};
 use crate::systems::System;
 
-/// Every balance table's questions, numbered from 1 in file order.
+/// Every balance table's questions, numbered from 1 in file order; their
+/// rungs and the scenario's `cases` count against the case cap, each
+/// table's before its rungs are resolved.
 pub(super) fn resolve(
     reader: &Reader<'_>,
     defaults: &[(System, Entries)],
     balance_tables: Tables,
+    cases: usize,
 ) -> Result<Vec<BalanceQuestion>, InputError> {
     let mut balances = Vec::new();
+    let mut counted = cases;
     for (index, (entries, at)) in balance_tables.into_iter().enumerate() {
         let table = index + 1;
         if balance::general::is_general(&entries) {
-            let questions = general_balance(reader, defaults, entries, at, table)?;
+            let questions =
+                general_balance(reader, defaults, entries, at, table, &mut counted)?;
             balances.extend(questions);
             continue;
         }
@@ -37,6 +42,7 @@ pub(super) fn resolve(
         let mut options = BalanceSpec::options(KeyStyle::Toml, all);
         options.case_at = at;
         let spec = BalanceSpec::from_options(options).map_err(|e| reader.error(e.at.or(at), e))?;
+        counted = balance::count_rungs(counted, spec.rungs()).map_err(|e| reader.error(at, e))?;
         balances.extend(spec.questions(table));
     }
     Ok(balances)
@@ -51,6 +57,7 @@ fn general_balance(
     entries: Entries,
     at: Option<Pos>,
     table: usize,
+    counted: &mut usize,
 ) -> Result<Vec<BalanceQuestion>, InputError> {
     let located = |e: crate::options::OptionError| reader.error(e.at.or(at), e);
     let mut options = BalanceSpec::options(KeyStyle::Toml, entries);
@@ -60,6 +67,7 @@ fn general_balance(
         Some((fixed, _)) => fixed,
         None => Vec::new(),
     };
+    *counted = balance::count_rungs(*counted, spec.rungs(&fixed)).map_err(|e| reader.error(at, e))?;
     let system = spec.system;
     let resolve = |entries: Entries| system.resolve(with_defaults(defaults, system, entries, at));
     let questions = spec

@@ -120,7 +120,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
     let document = reader.document()?;
     let top = TopLevel::read(&reader, document.get_ref(), default_name)?;
     let cases = cases::resolve(&reader, &top.defaults, top.cases, top.sweeps)?;
-    let balances = balances::resolve(&reader, &top.defaults, top.balances)?;
+    let balances = balances::resolve(&reader, &top.defaults, top.balances, cases.len())?;
     if cases.is_empty() && balances.is_empty() {
         // Located at the end of the file, where a case would be added.
         return Err(reader.error(

@@ -50,9 +50,15 @@ impl<'t> Reader<'t> {
             self.error(at, format!("TOML syntax error: {}", e.message().trim()))
         })?;
         for (key, value) in document.get_ref() {
-            if let ("case", DeValue::Array(items)) = (key.get_ref().as_ref(), value.get_ref()) {
+            // Every `[[case]]` is a case, and every `[[balance]]` a rung at least.
+            let key = key.get_ref().as_ref();
+            if let ("case" | "balance", DeValue::Array(items)) = (key, value.get_ref()) {
                 if let Some(first_past) = items.get(MAX_CASES) {
-                    return Err(self.error(Some(self.at(first_past.span())), too_many_cases()));
+                    let message = match key {
+                        "case" => too_many_cases(),
+                        _ => format!("more than {MAX_CASES} [[balance]] tables (each rung is evaluated like a case); split the scenario"),
+                    };
+                    return Err(self.error(Some(self.at(first_past.span())), message));
                 }
             }
         }

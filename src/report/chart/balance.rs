@@ -9,26 +9,89 @@ use super::model::{
 };
 use super::{columns_for, labels, stem, width_for};
 use crate::balance::{BalanceResult, Form};
+use crate::report::format::thousands;
 
 /// Height of one row of panels.
 const PANEL_HEIGHT: u32 = 420;
 
-/// A chart per balance table, in report order.
+/// The most balance tables charted, the most panels (questions) a balance
+/// chart draws and the most rungs a panel does. Like a sweep's cases
+/// (`MAX_CHARTED_CASES`), the first are drawn with a note, the tables
+/// hold every one: 3,000 pools in one balance drew a 420,176 px tall PNG
+/// at 2.2 GB, and 8,000 crashed the renderer. (The bundled scenarios stay
+/// below every limit.)
+pub const MAX_BALANCE_CHARTS: usize = 20;
+pub const MAX_BALANCE_PANELS: usize = 12;
+pub const MAX_BALANCE_RUNGS: usize = super::MAX_CHARTED_CASES;
+
+/// A chart per balance table, in report order: the first
+/// [`MAX_BALANCE_CHARTS`], each of its first [`MAX_BALANCE_PANELS`]
+/// questions and their first [`MAX_BALANCE_RUNGS`] rungs.
 pub fn charts(balances: &[BalanceResult]) -> Vec<Chart> {
     let mut tables: Vec<usize> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for b in balances {
-        if !tables.contains(&b.table) {
+        if seen.insert(b.table) {
             tables.push(b.table);
         }
     }
+    let all_tables = tables.len();
+    tables.truncate(MAX_BALANCE_CHARTS);
     tables
         .into_iter()
         .map(|table| {
-            let answers: Vec<&BalanceResult> =
-                balances.iter().filter(|b| b.table == table).collect();
-            chart(table, &answers)
+            let asked = balances.iter().filter(|b| b.table == table);
+            let questions = asked.clone().count();
+            let most_rungs = asked.clone().map(|b| b.ladder.len()).max().unwrap_or(0);
+            let drawn: Vec<BalanceResult> =
+                asked.take(MAX_BALANCE_PANELS).map(first_rungs).collect();
+            let answers: Vec<&BalanceResult> = drawn.iter().collect();
+            let mut chart = chart(table, &answers);
+            let mut cut = Vec::new();
+            if questions > MAX_BALANCE_PANELS {
+                cut.push(format!(
+                    "Only the first {MAX_BALANCE_PANELS} of {} balances are drawn",
+                    thousands(questions as u64)
+                ));
+            }
+            if most_rungs > MAX_BALANCE_RUNGS {
+                cut.push(format!(
+                    "only the first {MAX_BALANCE_RUNGS} of {} rungs are drawn",
+                    thousands(most_rungs as u64)
+                ));
+            }
+            if all_tables > MAX_BALANCE_CHARTS {
+                cut.push(format!(
+                    "only the first {MAX_BALANCE_CHARTS} of {} balance tables are charted",
+                    thousands(all_tables as u64)
+                ));
+            }
+            if !cut.is_empty() {
+                let mut note = cut.join("; ");
+                note[..1].make_ascii_uppercase();
+                chart
+                    .notes
+                    .push(format!("{note}; balance.csv holds every one."));
+            }
+            chart
         })
         .collect()
+}
+
+/// An answer with only the rungs a chart draws (the chosen rung left out
+/// if it comes later).
+fn first_rungs(answer: &BalanceResult) -> BalanceResult {
+    BalanceResult {
+        form: answer.form,
+        table: answer.table,
+        system: answer.system,
+        inputs: answer.inputs.clone(),
+        key: answer.key.clone(),
+        metric: answer.metric.clone(),
+        target: answer.target,
+        best: answer.best.filter(|&i| i < MAX_BALANCE_RUNGS),
+        ladder: answer.ladder.iter().take(MAX_BALANCE_RUNGS).cloned().collect(),
+    }
 }
 
 /// What the ladder's key is, in words: docs/cortex.md's ladder is the opposing

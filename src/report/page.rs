@@ -119,8 +119,13 @@ fn both_table(exact: &CaseResult, mc: &CaseResult) -> Table {
 /// The results of a command (`--format markdown`): per case a line naming
 /// it, its rules and method, and its table; with `--method both` the exact
 /// and Monte Carlo results of a case share one table.
-pub fn results(report: &Report) -> Document {
-    let mut doc = Document::new();
+/// Each case's blocks (its line and table, or the exact and Monte Carlo
+/// pair's) are given to `emit` as they are made, so a sweep's text is never
+/// whole in memory.
+pub fn each_result(
+    report: &Report,
+    emit: &mut dyn FnMut(Document) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let mut i = 0;
     while i < report.results.len() {
         let result = &report.results[i];
@@ -136,18 +141,22 @@ pub fn results(report: &Report) -> Document {
                     "exact and {}; z is the Monte Carlo value's distance from exact in standard errors",
                     method_phrase(mc)
                 );
-                doc.push(Block::Paragraph(case_line(result, method)));
-                doc.push(Block::Table(both_table(result, mc)));
+                emit(vec![
+                    Block::Paragraph(case_line(result, method)),
+                    Block::Table(both_table(result, mc)),
+                ])?;
                 i += 2;
             }
             None => {
-                doc.push(Block::Paragraph(case_line(result, method_phrase(result))));
-                doc.push(Block::Table(single_table(result)));
+                emit(vec![
+                    Block::Paragraph(case_line(result, method_phrase(result))),
+                    Block::Table(single_table(result)),
+                ])?;
                 i += 1;
             }
         }
     }
-    doc
+    Ok(())
 }
 
 /// Several cases of a quick command (`--format markdown` of `oddsmith

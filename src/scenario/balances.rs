@@ -25,8 +25,7 @@ pub(super) fn resolve(
     for (index, (entries, at)) in balance_tables.into_iter().enumerate() {
         let table = index + 1;
         if balance::general::is_general(&entries) {
-            let questions =
-                general_balance(reader, defaults, entries, at, table, &mut counted)?;
+            let questions = general_balance(reader, defaults, entries, at, table, &mut counted)?;
             balances.extend(questions);
             continue;
         }
@@ -67,7 +66,8 @@ fn general_balance(
         Some((fixed, _)) => fixed,
         None => Vec::new(),
     };
-    *counted = balance::count_rungs(*counted, spec.rungs(&fixed)).map_err(|e| reader.error(at, e))?;
+    *counted =
+        balance::count_rungs(*counted, spec.rungs(&fixed)).map_err(|e| reader.error(at, e))?;
     let system = spec.system;
     let resolve = |entries: Entries| system.resolve(with_defaults(defaults, system, entries, at));
     let questions = spec

@@ -90,7 +90,12 @@ fn first_rungs(answer: &BalanceResult) -> BalanceResult {
         metric: answer.metric.clone(),
         target: answer.target,
         best: answer.best.filter(|&i| i < MAX_BALANCE_RUNGS),
-        ladder: answer.ladder.iter().take(MAX_BALANCE_RUNGS).cloned().collect(),
+        ladder: answer
+            .ladder
+            .iter()
+            .take(MAX_BALANCE_RUNGS)
+            .cloned()
+            .collect(),
     }
 }
 

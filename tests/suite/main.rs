@@ -21,7 +21,7 @@ mod extremes;
 mod fuzzing;
 mod general_balance;
 mod hardening;
-mod hardening_folder;
+mod hardening_limits;
 mod hardening_outputs;
 mod plot_points;
 mod probability_range;

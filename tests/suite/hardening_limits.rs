@@ -3,17 +3,20 @@
 //! of the second adversarial pass, with the figure after the fix:
 //!
 //! - 2: [`balance_charts_are_capped_with_a_note`]: a general balance of
-//!   3,000 pools draws its first 24 panels (a 1,680 px tall PNG, not
-//!   420,176 px), with a note naming how many are drawn.
+//!   3,000 questions draws its first 12 panels (a 1,856 px tall PNG, not
+//!   420,176 px), a ladder its first 200 rungs, a scenario its first 20
+//!   balance tables, each with a note saying what is left out.
 //! - 3: [`balance_rungs_and_tables_count_against_the_case_cap`]: 1,000
-//!   pools x 1,000 rungs, and 100,001 `[[balance]]` tables, are refused
-//!   with exit 2 at load, "at most 100,000".
+//!   pools x 1,000 rungs, 60,000 cases and 60,000 rungs, and 100,001
+//!   `[[balance]]` tables are refused with exit 2 at load, "at most 100000"
+//!   (0.1 s and 7 MB for the first, was past 120 s).
 //! - 4: [`markdown_is_streamed`]: `--format markdown` of a sweep is the
 //!   same text as before, written a case at a time (peak memory in
 //!   `tests/memory.rs` and docs/development.md).
 //! - 5: [`long_arrays_and_big_scenarios_are_refused_before_parsing_them`]:
-//!   a scenario over 4 MB, or an array of more than 100,000 values, is
-//!   refused with exit 2, saying the limit.
+//!   a list of more than 100,000 values, or more than 1,000,000 keys and
+//!   list values in all, is refused with exit 2 before the text is parsed
+//!   (the 7-million-value list: 19 MB and 0.3 s, was 2.3 GB and 25 s).
 //! - 6: [`rayon_num_threads_is_capped_like_threads`]:
 //!   `RAYON_NUM_THREADS=100000` runs 4 threads per core, with a note.
 //! - 12: [`a_rerun_keeps_the_folder_its_mode_and_a_shell_inside_it`]: the
@@ -61,6 +64,240 @@ fn run_into(scenario: &str, out: &Path, extra: &[&str]) -> assert_cmd::assert::A
         .args(["--format", "csv"])
         .args(extra)
         .assert()
+}
+
+// ---------------------------------------------------------------------------
+// Items 2 and 3: balances are bounded like sweeps
+
+/// A PNG's width and height, from its header.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    let word = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    (word(16), word(20))
+}
+
+/// A general Cortex balance over `case`, with `ladder` rungs of `key`.
+fn general_balance(key: &str, ladder: &str, case: &str) -> String {
+    format!(
+        "[[balance]]\nsystem = \"cortex\"\nkey = \"{key}\"\nladder = [{ladder}]\nmetric = \"p_success\"\ntarget = 0.5\ncase = {{ {case} }}\n"
+    )
+}
+
+fn numbers(range: std::ops::RangeInclusive<usize>) -> String {
+    range.map(|n| n.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+#[test]
+fn balance_charts_are_capped_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    // 3,000 questions of two rungs; one question of 250 rungs; then 20
+    // small tables: 22 in all.
+    let mut text = String::from("name = \"tuning\"\n");
+    text.push_str(&general_balance(
+        "plot_points",
+        "0, 1",
+        &format!("pool = \"d8 d6\", difficulty = [{}]", numbers(1..=3000)),
+    ));
+    text.push_str(&general_balance(
+        "difficulty",
+        &numbers(1..=250),
+        "pool = \"d8 d6\"",
+    ));
+    for _ in 0..20 {
+        text.push_str("[[balance]]\npools = [\"d8 d6\"]\nladder = [\"2d6\"]\n");
+    }
+    let scenario = common::scenario(dir.path(), &text);
+    let out = dir.path().join("r");
+    run_into(&scenario, &out, &[]).success();
+    let (width, height) = png_size(&std::fs::read(out.join("cortex-balance-1.png")).unwrap());
+    assert!(height <= 2500 && width <= 2000, "{width} x {height}");
+    let svg =
+        |n: usize| std::fs::read_to_string(out.join(format!("cortex-balance-{n}.svg"))).unwrap();
+    assert!(svg(1).contains("Only the first 12 of 3,000 balances are drawn"));
+    assert!(svg(2).contains("the first 200 of 250 rungs are drawn"));
+    assert!(svg(20).contains("the first 20 of 22 balance tables are charted"));
+    assert!(!out.join("cortex-balance-21.png").exists());
+    // The table holds every rung.
+    let csv = std::fs::read_to_string(out.join("balance.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 3000 * 2 + 250 + 20);
+}
+
+#[test]
+fn balance_rungs_and_tables_count_against_the_case_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let pools: Vec<String> = (1..=1000).map(|n| format!("\"{n}d8\"")).collect();
+    let scenario = common::scenario(
+        dir.path(),
+        &general_balance(
+            "difficulty",
+            &numbers(1..=1000),
+            &format!("pool = [{}]", pools.join(", ")),
+        ),
+    );
+    oddsmith()
+        .args(["run", &scenario, "--no-report"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("this balance has 1000000 rungs"))
+        .stderr(predicate::str::contains("at most 100000 are allowed"));
+    // Cases and rungs together: 60,000 of each.
+    let text = format!(
+        "[[sweep]]\nsystem = \"cortex\"\npool = \"d8\"\ndifficulty = [{}]\n{}",
+        numbers(1..=60_000),
+        general_balance("difficulty", &numbers(1..=60_000), "pool = \"d6\""),
+    );
+    let scenario = common::scenario(dir.path(), &text);
+    oddsmith()
+        .args(["run", &scenario, "--no-report"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "brings the run to 120000 cases and rungs",
+        ));
+    // 100,001 tables of a rung each.
+    let scenario = common::scenario(
+        dir.path(),
+        &"[[balance]]\npools = [\"d8\"]\nladder = [\"d6\"]\n".repeat(100_001),
+    );
+    oddsmith()
+        .args(["run", &scenario, "--no-report"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "more than 100000 [[balance]] tables",
+        ));
+    // And the command: 1,000 pools and a ladder of 1,000.
+    let ladder = (1..=1000)
+        .map(|n| format!("{n}d6"))
+        .collect::<Vec<_>>()
+        .join(",");
+    let pools: Vec<String> = (1..=1000).map(|n| format!("{n}d8")).collect();
+    oddsmith()
+        .arg("balance")
+        .args(&pools)
+        .args(["--ladder", &ladder])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("at most 100000 are allowed"));
+}
+
+// ---------------------------------------------------------------------------
+// Item 4: Markdown is written as it is made
+
+#[test]
+fn markdown_is_streamed() {
+    // A case at a time, but the same text: blocks one blank line apart,
+    // one final line break (the peak memory is in tests/memory.rs).
+    let out = oddsmith()
+        .args([
+            "cortex",
+            "d8,d10,d12",
+            "--vs",
+            "2d6",
+            "--method",
+            "exact",
+            "--format",
+            "markdown",
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.ends_with("|\n") && !text.contains("\n\n\n"), "{text}");
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = common::scenario(
+        dir.path(),
+        "[[sweep]]\nsystem = \"cortex\"\npool = [\"d8\", \"d10\"]\nvs = \"2d6\"\n[[balance]]\npools = [\"d8\"]\n",
+    );
+    let out = oddsmith()
+        .args([
+            "run",
+            &scenario,
+            "--no-report",
+            "--format",
+            "markdown",
+            "--method",
+            "exact",
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(!text.contains("\n\n\n") && text.ends_with("|\n"), "{text}");
+    // Two cases, then the balance, each a line and a table.
+    assert_eq!(
+        text.matches("\n\n| metric | value |\n").count(),
+        2,
+        "{text}"
+    );
+    assert_eq!(text.matches("\n\n| vs | label |").count(), 1, "{text}");
+    assert!(text.contains("|\n\n**d8**: the rung"), "{text}");
+}
+
+// ---------------------------------------------------------------------------
+// Item 5: a scenario's size is bounded before it is parsed
+
+#[test]
+fn long_arrays_and_big_scenarios_are_refused_before_parsing_them() {
+    let dir = tempfile::tempdir().unwrap();
+    // 7 million values in one list, 14 MB.
+    let list = format!(
+        "[[sweep]]\nsystem = \"cortex\"\npool = \"d8\"\nvs = [{}1]\n",
+        "1,".repeat(7_000_000)
+    );
+    let scenario = common::scenario(dir.path(), &list);
+    oddsmith()
+        .args(["run", &scenario, "--no-report"])
+        .timeout(Duration::from_secs(20))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "this list has more than 100000 values; at most 100000",
+        ));
+    // 1,100,000 keys.
+    let keys: String = (0..1_100_000).map(|i| format!("k{i}=1\n")).collect();
+    let scenario = common::scenario(
+        dir.path(),
+        &format!("{keys}[[case]]\nsystem = \"cortex\"\npool = \"d8\"\n"),
+    );
+    oddsmith()
+        .args(["run", &scenario, "--no-report"])
+        .timeout(Duration::from_secs(20))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "more than 1000000 keys and list values",
+        ));
+}
+
+// ---------------------------------------------------------------------------
+// Item 6: RAYON_NUM_THREADS is capped like --threads
+
+#[test]
+fn rayon_num_threads_is_capped_like_threads() {
+    let cores = std::thread::available_parallelism().unwrap().get();
+    let args = [
+        "cortex", "d8", "--vs", "2d6", "--method", "mc", "--trials", "20000", "--format", "csv",
+    ];
+    let out = oddsmith()
+        .args(args)
+        .env("RAYON_NUM_THREADS", "100000")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!(
+            "RAYON_NUM_THREADS=100000 is more than this machine can use; running {} threads",
+            4 * cores
+        )));
+    let one = oddsmith()
+        .args(args)
+        .args(["--threads", "1"])
+        .assert()
+        .success();
+    assert_eq!(out.get_output().stdout, one.get_output().stdout);
+    // At or under the cap it is rayon's, without a note.
+    oddsmith()
+        .args(args)
+        .env("RAYON_NUM_THREADS", "2")
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
 }
 
 // ---------------------------------------------------------------------------

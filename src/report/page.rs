@@ -551,6 +551,17 @@ pub fn folder_pages<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every case's blocks, as `--format markdown` writes them one by one.
+    fn results(report: &Report) -> Document {
+        let mut doc = Document::new();
+        each_result(report, &mut |blocks| {
+            doc.extend(blocks);
+            Ok(())
+        })
+        .unwrap();
+        doc
+    }
     use crate::report::{fixture, markdown};
 
     #[test]

@@ -99,7 +99,7 @@ fn default_input(key: &KeyDef) -> Option<Value> {
         Fallback::Bool(b) => Some(json!(b)),
         Fallback::Text(_) if matches!(key.kind, Kind::Table { .. }) => None,
         Fallback::Text(text) => Some(json!(text)),
-        Fallback::Required | Fallback::Nothing => None,
+        Fallback::Required | Fallback::Nothing | Fallback::Derived(_) => None,
     }
 }
 
@@ -112,7 +112,8 @@ fn declared_defaults_are_what_cases_resolve_to() {
         // rules, a chance die's reroll, a party's sharing.
         let second: Vec<(&str, RawValue)> = match system {
             System::Cortex => vec![("vs", RawValue::Str("2d6".into()))],
-            System::Storytelling => vec![("dice", RawValue::Int(0))],
+            // A chance die against a pool shows the contest's keys too.
+            System::Storytelling => vec![("dice", RawValue::Int(0)), ("vs_dice", RawValue::Int(2))],
             System::Advantage => vec![("party", RawValue::Int(2))],
             _ => vec![],
         };

@@ -304,9 +304,7 @@ impl System {
             System::CortexConflict => {
                 Box::new(cortex::conflict::ConflictCase::from_options(options)?)
             }
-            System::Storytelling => {
-                Box::new(storytelling::StorytellingCase::from_options(options)?)
-            }
+            System::Storytelling => storytelling::resolve(options)?,
             System::Advantage => Box::new(advantage::AdvantageCase::from_options(options)?),
         })
     }

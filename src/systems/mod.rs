@@ -228,7 +228,12 @@ impl System {
                 conflict::MEAN_EXCHANGES,
                 conflict::P_HERO_STRESSED,
             ],
+            // An extended or contested action leads with its own answer.
             System::Storytelling => &[
+                pool::P_EXTENDED_SUCCESS,
+                pool::MEAN_ROLLS_TO_SUCCESS,
+                pool::P_WIN,
+                pool::P_TIE,
                 pool::P_SUCCESS,
                 pool::P_EXCEPTIONAL,
                 pool::MEAN_SUCCESSES,

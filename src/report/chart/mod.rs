@@ -24,6 +24,7 @@ pub(crate) mod labels;
 mod plot_points;
 mod scene;
 mod storytelling;
+mod storytelling_actions;
 mod totals;
 
 use serde_json::Value as Json;
@@ -66,7 +67,11 @@ pub fn charts(report: &Report) -> Vec<Chart> {
             }
             System::CortexScene => scene::charts(&results),
             System::CortexConflict => conflict::charts(&results),
-            System::Storytelling => storytelling::charts(&results),
+            System::Storytelling => {
+                let mut charts = storytelling::charts(&results);
+                charts.extend(storytelling_actions::charts(&results));
+                charts
+            }
             System::Advantage => advantage::charts(&results),
         };
         if all > MAX_CHARTED_CASES {
@@ -124,7 +129,7 @@ pub fn drawn_rank(system: System, metric: &str) -> Option<usize> {
     let drawn: &[MetricRef] = match system {
         System::Cortex => cortex::METRICS_DRAWN,
         System::CortexScene => scene::METRICS_DRAWN,
-        System::Storytelling => storytelling::METRICS_DRAWN,
+        System::Storytelling => return storytelling_actions::drawn_rank(metric),
         System::Advantage => advantage::METRICS_DRAWN,
         System::CortexConflict => conflict::METRICS_DRAWN,
     };

@@ -41,6 +41,9 @@ pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
         .iter()
         .copied()
         .filter(|r| !successes(r).is_empty())
+        // Extended and contested actions have charts of their own
+        // (`super::storytelling_actions`).
+        .filter(|r| !super::storytelling_actions::is_action(r))
         .collect();
     if usable.is_empty() {
         return Vec::new();
@@ -69,7 +72,7 @@ fn pool_size(r: &CaseResult) -> i64 {
 
 /// "10-again", "9-again + rote", "no again, a die succeeds on 7+" (other
 /// keys in the words of `labels::phrase`).
-fn variant_label(r: &CaseResult, keys: &[String]) -> String {
+pub(super) fn variant_label(r: &CaseResult, keys: &[String]) -> String {
     let again = match input_int(r, &AGAIN) {
         Some(0) => "no again".to_string(),
         Some(a) => format!("{a}-again"),

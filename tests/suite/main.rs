@@ -30,3 +30,4 @@ mod report;
 mod scenario_validation;
 mod scene;
 mod storytelling;
+mod storytelling_actions;

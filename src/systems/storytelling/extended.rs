@@ -63,7 +63,7 @@ pub struct ExtHists<W> {
 }
 
 impl<W: Copy + Default + std::ops::AddAssign> ExtHists<W> {
-    fn record(&mut self, end: End, rolls: u32, weight: W) {
+    pub(super) fn record(&mut self, end: End, rolls: u32, weight: W) {
         let (made, total) = match end {
             End::Success { roll, total } => {
                 self.success_roll.add(i64::from(roll), weight);

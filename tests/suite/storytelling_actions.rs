@@ -227,27 +227,27 @@ fn bad_scenario_keys_name_the_place() {
     let cases = [
         (
             "rolls = 3\n",
-            "s.toml:4:9: `rolls` applies only to an extended action",
+            "s.toml:4:1: `rolls` applies only to an extended action",
         ),
         (
             "vs_modifier = 1\n",
-            "s.toml:4:15: `vs_modifier` applies only to a contested action",
+            "s.toml:4:1: `vs_modifier` applies only to a contested action",
         ),
         (
             "extended = 4\nvs_dice = 3\n",
-            "s.toml:5:11: `vs_dice` (a contested action) and `extended`",
+            "s.toml:5:1: `vs_dice` (a contested action) and `extended`",
         ),
         (
             "extended = 101\n",
-            "s.toml:4:12: `extended` must be a whole number from 1 to 100",
+            "s.toml:4:1: `extended` must be a whole number from 1 to 100",
         ),
         (
             "vs_dice = 3\nvs_again = 5\n",
-            "s.toml:5:12: `vs_again` must be 0 (no rerolls) or a value from `target` (8) to 10",
+            "s.toml:5:1: `vs_again` must be 0 (no rerolls) or a value from `target` (8) to 10",
         ),
         (
             "vs_dice = 3\ncontest_ties = \"both\"\n",
-            "s.toml:5:16: `contest_ties` is \"both\"",
+            "s.toml:5:1: `contest_ties` is \"both\"",
         ),
     ];
     for (keys, starts) in cases {

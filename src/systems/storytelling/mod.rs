@@ -43,6 +43,7 @@ use super::SystemCase;
 pub use actions::resolve;
 pub use contest::ContestCase;
 pub use extended::ExtendedCase;
+pub use keys::ContestTies;
 use keys::{AGAIN, CHANCE_DIE_EXPLODES, DICE, EXCEPTIONAL, MODIFIER, NEED, ROTE, TARGET};
 use metrics as m;
 pub use rules::{Roll, Rules};

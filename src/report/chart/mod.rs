@@ -68,8 +68,13 @@ pub fn charts(report: &Report) -> Vec<Chart> {
             System::CortexScene => scene::charts(&results),
             System::CortexConflict => conflict::charts(&results),
             System::Storytelling => {
-                let mut charts = storytelling::charts(&results);
-                charts.extend(storytelling_actions::charts(&results));
+                // Extended and contested actions have charts of their own.
+                let (actions, rolls): (Vec<&CaseResult>, Vec<&CaseResult>) = results
+                    .iter()
+                    .copied()
+                    .partition(|r| storytelling_actions::is_action(r));
+                let mut charts = storytelling::charts(&rolls);
+                charts.extend(storytelling_actions::charts(&actions));
                 charts
             }
             System::Advantage => advantage::charts(&results),

@@ -41,9 +41,6 @@ pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
         .iter()
         .copied()
         .filter(|r| !successes(r).is_empty())
-        // Extended and contested actions have charts of their own
-        // (`super::storytelling_actions`).
-        .filter(|r| !super::storytelling_actions::is_action(r))
         .collect();
     if usable.is_empty() {
         return Vec::new();

@@ -39,8 +39,8 @@ pub fn drawn_rank(metric: &str) -> Option<usize> {
         .position(|d| d.matches(metric))
 }
 
-/// Whether a result is an extended or a contested action (the single-roll
-/// charts leave these out: their rolls are the same pools').
+/// Whether a result is an extended or a contested action, which these
+/// charts draw and the single-roll charts leave out.
 pub fn is_action(r: &CaseResult) -> bool {
     r.inputs.contains_key(EXTENDED.name) || r.inputs.contains_key(VS_DICE.name)
 }

@@ -347,3 +347,98 @@ fn contest(results: &[&CaseResult]) -> Chart {
     chart.fit_height(200 + 56 * tallest);
     chart
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixture;
+
+    fn find(charts: &[Chart], stem: &str) -> Chart {
+        charts
+            .iter()
+            .find(|c| c.stem == stem)
+            .cloned()
+            .unwrap_or_else(|| panic!("no chart {stem}"))
+    }
+
+    #[test]
+    fn actions_get_their_charts_and_not_the_single_roll_ones() {
+        for mc in [false, true] {
+            let report = fixture::storytelling_actions(mc);
+            let charts = super::super::charts(&report);
+            let stems: Vec<&str> = charts.iter().map(|c| c.stem.as_str()).collect();
+            assert_eq!(
+                stems,
+                ["storytelling-extended-by-roll", "storytelling-contest"]
+            );
+            for chart in &charts {
+                let png = super::super::render::png(chart).unwrap();
+                assert!(png.len() > 10_000, "{}", chart.stem);
+            }
+        }
+    }
+
+    #[test]
+    fn each_line_climbs_to_the_chance_the_action_succeeds() {
+        let report = fixture::storytelling_actions(false);
+        let chart = find(
+            &super::super::charts(&report),
+            "storytelling-extended-by-roll",
+        );
+        // Two numbers of successes by two variants; a line per pool.
+        assert_eq!(chart.panels.len(), 4);
+        assert_eq!(chart.columns, 2);
+        for panel in &chart.panels {
+            let Plot::Lines(lines) = &panel.plot else {
+                panic!("a line chart")
+            };
+            assert_eq!(lines.series.len(), 2);
+            for s in &lines.series {
+                let ys: Vec<f64> = s.points.iter().map(|p| p.y.value).collect();
+                assert!(ys.windows(2).all(|w| w[0] <= w[1]), "{ys:?}");
+            }
+        }
+        // The 5-dice, 10-success, 10-again line ends at its p_extended_success.
+        let case = report
+            .results
+            .iter()
+            .find(|r| r.case == "dice=5, extended=10, rote=false")
+            .unwrap();
+        let p = metric(case, m::P_EXTENDED_SUCCESS.name).unwrap();
+        let panel = chart
+            .panels
+            .iter()
+            .find(|p| p.caption.as_deref() == Some("Gather 10 successes · 10-again"))
+            .unwrap();
+        let Plot::Lines(lines) = &panel.plot else {
+            unreachable!()
+        };
+        let five = lines.series.iter().find(|s| s.name == "5 dice").unwrap();
+        assert_eq!(five.points.len(), 5);
+        let last = five.points.last().unwrap().y.value;
+        assert!((last - p).abs() < 1e-12, "{last} vs {p}");
+    }
+
+    #[test]
+    fn the_heat_map_holds_each_p_win_and_names_the_contest_off_the_grid() {
+        let report = fixture::storytelling_actions(false);
+        let chart = find(&super::super::charts(&report), "storytelling-contest");
+        assert_eq!(chart.panels.len(), 1);
+        let Plot::Heatmap(h) = &chart.panels[0].plot else {
+            panic!("a heat map")
+        };
+        assert_eq!(h.rows, ["1 die", "2 dice", "3 dice"]);
+        assert_eq!(h.columns, ["1 die", "2 dice"]);
+        let case = report
+            .results
+            .iter()
+            .find(|r| r.case == "dice=3 vs 2")
+            .unwrap();
+        assert_eq!(h.cells[2][1], metric(case, m::P_WIN.name));
+        assert!(
+            chart.notes.iter().any(|n| n.contains("even, rerolled")),
+            "{:?}",
+            chart.notes
+        );
+    }
+}

@@ -142,7 +142,7 @@ pub const HERO_SPEND: KeyDef = KeyDef::choice::<HeroSpend>("hero_spend", "never"
     Phrase::Words(&[("never", "the hero keeps plot points"), ("add-d6", "the hero spends to add a d6"), ("add-to-total", "the hero spends to add a die to the total")],
         &Phrase::Value("hero spends {}", Shown::Plain)), "hero spending").main();
 pub const SPEND_BELOW: KeyDef = KeyDef::int("spend_below", (1, i64::MAX), Fallback::Nothing, "With hero_spend = add-to-total: spend only when the total is below this",
-    Phrase::Value("spends when the total is below {}", Shown::Plain), "spending threshold").main();
+    Phrase::Value("the hero spends on totals below {}", Shown::Plain), "spending threshold").main();
 pub const DISTINCTION: KeyDef = KeyDef::choice::<Distinction>("distinction", "d8", "d8 rolls the pool as given; d4-when-broke rolls a d8 of the pool as a d4, for a plot point, when the hero holds none",
     Phrase::Words(&[("d8", "the distinction rolls d8"), ("d4-when-broke", "the distinction rolls d4 when broke")],
         &Phrase::Value("distinction {}", Shown::Plain)), "distinction").main();

@@ -28,9 +28,9 @@ use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{Choice as _, OptionError, Options};
 
+pub use super::keys::{Distinction, GmSpend, HeroSpend};
 use super::keys::{
-    Distinction, GmSpend, HeroSpend, DISTINCTION, ECONOMY_KEYS, GM_SPEND, HERO_SPEND, SPEND_BELOW,
-    START_PLOT_POINTS,
+    DISTINCTION, ECONOMY_KEYS, GM_SPEND, HERO_SPEND, SPEND_BELOW, START_PLOT_POINTS,
 };
 use super::scene::{SceneCase, SceneHists};
 use super::scene_metrics as m;

@@ -154,6 +154,16 @@ fn add_to_total_by_hand() {
     );
     // Held: 1 - 9/16 + 7/16 (a hitch earns one).
     close(value(&metrics, "mean_final_plot_points"), 7.0 / 8.0, "held");
+    // With no point to spend: the higher live die, 2, 3, 4 with 3, 5, 7
+    // sixteenths, beats the d4 a quarter, half, three quarters: 34/64.
+    let mut broke = case.clone();
+    broke.economy.as_mut().unwrap().start_plot_points = 0;
+    let (metrics, _) = exact(&broke);
+    close(
+        value(&metrics, "p_success_action_1"),
+        34.0 / 64.0,
+        "no point",
+    );
     // Spending only below 4: both live showing 2 or 3 (4/16), summing to
     // 4 (loses to a 4) or more; a 4 and a live die stays 4 (5/16 * 3/4).
     case.economy.as_mut().unwrap().spend_below = Some(4);

@@ -356,7 +356,7 @@ impl SystemCase for SceneCase {
     fn sweep_name(&self, swept: &[String]) -> Option<String> {
         let has = |k: &str| swept.iter().any(|s| s == k);
         let economy_swept = ECONOMY_KEYS.iter().any(|key| has(key.name));
-        if !(has(SCENE_POOL.name) && has(DOOM.name)) && !economy_swept {
+        if !(economy_swept || has(SCENE_POOL.name) && has(DOOM.name)) {
             return None;
         }
         let mut name = format!("{} vs {}", self.pool, self.doom);

@@ -90,7 +90,7 @@ impl HeroOutcomes {
         }
         // Summed in a fixed order, so the answer does not hang on hashing.
         let mut states: Vec<(HeroDice, f64)> = states.into_iter().collect();
-        states.sort_by(|a, b| (a.0.held, a.0.hitches).cmp(&(b.0.held, b.0.hitches)));
+        states.sort_by_key(|a| (a.0.held, a.0.hitches));
         let mut combos: Vec<HeroCombo> = Vec::new();
         let mut density: FxHashMap<(usize, bool), Vec<f64>> = FxHashMap::default();
         for (dice, p) in states {
@@ -262,7 +262,7 @@ impl DoomPools {
             *by_reaction.entry(reaction).or_insert(0.0) += p;
         }
         let mut reactions: Vec<(Reaction, f64)> = by_reaction.into_iter().collect();
-        reactions.sort_by(|a, b| a.0.cmp(&b.0));
+        reactions.sort_by_key(|a| a.0);
         let id = self.keys.len() as u32;
         self.keys.push(key);
         self.index.insert(key, id);

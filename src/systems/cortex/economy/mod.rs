@@ -65,9 +65,8 @@ impl Economy {
         options: &mut Options,
         pool: &Pool,
     ) -> Result<Option<Economy>, OptionError> {
-        let given = ECONOMY_KEYS
-            .iter()
-            .fold(false, |given, &key| options.take(key).is_some() || given);
+        // Every key is read below once one is given, so stopping at the first is enough.
+        let given = ECONOMY_KEYS.iter().any(|&key| options.take(key).is_some());
         if !given {
             return Ok(None);
         }

@@ -16,6 +16,7 @@ mod compare;
 mod conflict;
 mod cortex;
 mod docs_cite_no_outside_documents;
+mod economy;
 mod exact_values;
 mod extremes;
 mod fuzzing;

@@ -20,6 +20,7 @@ mod advantage;
 mod balance;
 mod conflict;
 mod cortex;
+mod economy;
 pub(crate) mod labels;
 mod plot_points;
 mod scene;
@@ -65,7 +66,11 @@ pub fn charts(report: &Report) -> Vec<Chart> {
                 charts.extend(plot_points::chart(&results));
                 charts
             }
-            System::CortexScene => scene::charts(&results),
+            System::CortexScene => {
+                let mut charts = scene::charts(&results);
+                charts.extend(economy::charts(&results));
+                charts
+            }
             System::CortexConflict => conflict::charts(&results),
             System::Storytelling => {
                 // Extended and contested actions have charts of their own.

@@ -404,6 +404,13 @@ pub fn report_page(report: &Report, inputs: &PageInputs, tables: &ResultsTables<
     if let Some(d) = &report.description {
         doc.push(Block::Paragraph(text(d)));
     }
+    // The tables the scenario declares come first: they are what its
+    // readers came for (docs/scenarios.md, "Tables").
+    let grids = report.page_grids();
+    if !grids.is_empty() {
+        doc.push(Block::Heading(2, "Tables".into()));
+        doc.extend(super::grid::to_document(&grids, 3));
+    }
     if !report.results.is_empty() {
         doc.push(Block::Heading(2, "Rules in force".into()));
         let mut items: Vec<Line> = index::rule_lines(report)

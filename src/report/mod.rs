@@ -17,6 +17,7 @@ pub(crate) mod html;
 pub(crate) mod index;
 pub(crate) mod json;
 pub(crate) mod markdown;
+pub mod measure;
 pub(crate) mod page;
 pub mod pivot;
 pub(crate) mod side_by_side;

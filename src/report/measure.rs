@@ -5,12 +5,20 @@
 //! rows, and the message for one the cases cannot show.
 
 use super::chart::labels;
-use super::pivot::Names;
 use crate::distribution::{nearer_tail, DistRow};
 use crate::errors::InputError;
 use crate::options::{allowed, did_you_mean};
 use crate::systems::metrics::MetricKind;
 use crate::systems::System;
+
+/// Whether people's tables say metrics and keys in words or as the code
+/// names scripts use (`--names code`); CSV and JSON keep code names always.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Names {
+    #[default]
+    Words,
+    Code,
+}
 
 /// How a tail compares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -209,4 +217,3 @@ pub(super) fn check_measure(
         ))),
     }
 }
-

@@ -16,22 +16,13 @@ use serde_json::Value as Json;
 
 use super::chart::labels;
 use super::document::method_phrase;
-pub use super::measure::{tail_value, Measure, Tail};
 use super::measure::check_measure;
+pub use super::measure::{tail_value, Measure, Names, Tail};
 use super::CaseResult;
 use crate::errors::InputError;
 use crate::options::{allowed, did_you_mean, Phrase, Shown};
 use crate::systems::metrics::MetricKind;
 use crate::systems::System;
-
-/// Whether people's tables say metrics and keys in words or as the code
-/// names scripts use (`--names code`); CSV and JSON keep code names always.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Names {
-    #[default]
-    Words,
-    Code,
-}
 
 /// What labels one side of a grid.
 #[derive(Debug, Clone, PartialEq, Eq)]

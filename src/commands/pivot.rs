@@ -123,6 +123,34 @@ pub fn paired_cases(
     Ok(cases)
 }
 
+/// Under `--paired`, a list zipped with a rows or cols key labels that
+/// side too (`--die d4,d6 --threshold 3,5 --paired --rows die` gives rows
+/// "d4, ..3" and "d6, ..5"), so a zipped value is never hidden.
+pub fn widen_axes(spec: &mut PivotSpec, flags: &[Flag]) -> Result<(), InputError> {
+    let groups = groups(flags, Some(&*spec))?;
+    for axis in [Some(&mut spec.rows), spec.cols.as_mut()]
+        .into_iter()
+        .flatten()
+    {
+        let Axis::Keys(keys) = axis else {
+            continue;
+        };
+        for (members, _) in &groups {
+            if members
+                .iter()
+                .any(|&m| keys.iter().any(|k| k == flags[m].0))
+            {
+                for &m in members {
+                    if !keys.iter().any(|k| k == flags[m].0) {
+                        keys.push(flags[m].0.to_string());
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The zipped groups: each its flags (by index) and its length.
 fn groups(
     flags: &[Flag],

@@ -86,8 +86,11 @@ fn quick_command(system: System, args: &QuickArgs, cancel: &AtomicBool) -> anyho
         flags.push((key.name, values));
     }
     let positional = system.positional_key().map_or("", |key| key.name);
-    let spec = super::pivot::spec(&args.pivot, &[system])?;
+    let mut spec = super::pivot::spec(&args.pivot, &[system])?;
     let cases = if args.pivot.paired {
+        if let Some(spec) = spec.as_mut() {
+            super::pivot::widen_axes(spec, &flags)?;
+        }
         let resolve = |chosen| {
             system.resolve(
                 system

@@ -162,8 +162,8 @@ pub fn grids(
         .collect();
     let corner = |keys: &[String]| -> (String, String) {
         match names {
-            Names::Words => (axis_noun(keys), keys.join(", ")),
-            Names::Code => (keys.join(", "), keys.join(", ")),
+            Names::Words => (axis_noun(keys), keys.join(" ")),
+            Names::Code => (keys.join(", "), keys.join(" ")),
         }
     };
     let value = |r: usize, c: usize, m: &Measure| -> Option<Cell> {

@@ -8,6 +8,7 @@
 //! against each other.
 
 pub mod advantage;
+pub mod applies;
 pub mod cortex;
 #[cfg(test)]
 mod key_tests;

@@ -152,6 +152,7 @@ fn chart(table: usize, answers: &[&BalanceResult]) -> Chart {
             key_name(first),
             first.metric
         )],
+        warnings: Vec::new(),
         legend: line_legend(&series(first)),
         panels,
         columns,

@@ -178,6 +178,7 @@ fn two_columns(
         stem: stem(System::CortexConflict, name),
         title: title.into(),
         notes: Vec::new(),
+        warnings: Vec::new(),
         legend,
         panels,
         columns: 2,

@@ -173,6 +173,7 @@ fn by_action(results: &[&CaseResult]) -> Option<Chart> {
         stem: stem(System::CortexScene, "success-by-action"),
         title: "Success chance of each action as the doom pool grows".into(),
         notes: Vec::new(),
+        warnings: Vec::new(),
         legend,
         panels: panels
             .into_iter()
@@ -303,6 +304,7 @@ fn final_doom(results: &[&CaseResult]) -> Option<Chart> {
         stem: stem(System::CortexScene, "final-doom"),
         title: "Doom pool at the end of the scene".into(),
         notes: Vec::new(),
+        warnings: Vec::new(),
         legend: bar_legend(&[]),
         panels,
         columns,

@@ -74,6 +74,11 @@ pub fn sweep_cases(
             .filter(|(k, _)| swept.contains(k) && !main.contains(&k.as_str()))
             .map(|(k, i)| swept_label(k, &i.value))
             .collect();
+        let swept_values: Entries = chosen
+            .iter()
+            .filter(|(k, _)| swept.contains(k))
+            .cloned()
+            .collect();
         let spec = resolve(chosen)?;
         // "pool vs vs" names the pairing; any other swept key follows as
         // key=value so that every combination keeps its own name. A sweep
@@ -99,11 +104,6 @@ pub fn sweep_cases(
         // answer is that it does not matter.
         let resolved = spec.inputs();
         let inputs = serde_json::Value::Object(resolved.clone()).to_string();
-        let swept_values: Entries = chosen
-            .iter()
-            .filter(|(k, _)| swept.contains(k))
-            .cloned()
-            .collect();
         let written_twice = |(first, values): &(String, Entries)| {
             *first != name
                 && values.iter().zip(&swept_values).all(|((key, a), (_, b))| {

@@ -22,6 +22,7 @@ mod fuzzing;
 mod general_balance;
 mod hardening;
 mod hardening_outputs;
+mod nothing_silent;
 mod plot_points;
 mod probability_range;
 mod properties;

@@ -34,7 +34,7 @@ fn a_fallback_to_monte_carlo_is_said_under_quiet() {
     assert!(out.contains("monte carlo"), "{out}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
-        err.starts_with("warning: case \"d10 2d8 d6 vs 2d6\" (monte-carlo): fell back to Monte Carlo (2,000 trials): "),
+        err.starts_with("warning: case \"d10 2d8 d6 vs 2d6, actions=100\" (monte-carlo): fell back to Monte Carlo (2,000 trials): "),
         "{err}"
     );
     // Asked for Monte Carlo, nothing fell back.
@@ -79,10 +79,10 @@ foe = "d8 d6"
     let at = page.find("## Warnings").expect("a Warnings section");
     let section = &page[at..page[at..].find("## Results").map_or(page.len(), |e| at + e)];
     assert!(
-        section.contains("**d10 2d8 d6 vs d10 d8 d6** (exact): capped at 5 exchanges"),
+        section.contains("**d10 2d8 d6 vs d10 d8 d6** (exact): capped at 5 exchanges: 27.1 %"),
         "{section}"
     );
-    assert!(!section.contains("d8 d6**"), "{section}");
+    assert!(!section.contains("vs d8 d6**"), "{section}");
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(
         html.contains("<h2>Warnings</h2>"),

@@ -167,8 +167,9 @@ fn takeouts(groups: &[Group<'_>]) -> Vec<Chart> {
                     }
                 })
                 .collect();
-            // Every exchange up to 12, then every fifth, so the ticks stay legible.
-            let step = if end > 12 { 5 } else { 1 };
+            // Every exchange up to 20, past that every fifth, so the ticks
+            // stay legible.
+            let step = if end > 20 { 5 } else { 1 };
             panels.push(Panel {
                 caption: Some(format!("{title} taken out")),
                 plot: Plot::Lines(Lines {

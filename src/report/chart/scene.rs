@@ -300,6 +300,10 @@ fn final_doom(results: &[&CaseResult]) -> Option<Chart> {
         .collect();
     let legend = bar_legend(&series);
     let few = series.len() <= 2;
+    let highest = series
+        .iter()
+        .flat_map(|s| s.values.iter().flatten().map(|v| v.value))
+        .fold(0.0, f64::max);
     let panel = Panel {
         caption: None,
         plot: Plot::Bars(Bars {
@@ -308,7 +312,10 @@ fn final_doom(results: &[&CaseResult]) -> Option<Chart> {
             categories,
             category_label: "Doom dice added over the scene".into(),
             series,
-            axis: Axis::percent("Share of scenes, %"),
+            axis: Axis {
+                max: Some((((highest * 1.05) * 10.0).ceil() / 10.0).clamp(0.1, 1.0)),
+                ..Axis::percent("Share of scenes, %")
+            },
             value_labels: few,
         }),
     };

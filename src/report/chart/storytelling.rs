@@ -306,7 +306,13 @@ fn distributions(results: &[&CaseResult]) -> Chart {
         })
         .collect();
     legend.extend(chance_legend);
-    let columns = columns_for(panels.len());
+    // Past a dozen counts a panel needs half a wide canvas for its bars and
+    // tick labels to read.
+    let many = top > 12;
+    let columns = match columns_for(panels.len()) {
+        c if many => c.min(2),
+        c => c,
+    };
     let mut chart = Chart {
         stem: stem(System::Storytelling, "successes"),
         title: "How many successes a roll scores".into(),
@@ -315,7 +321,11 @@ fn distributions(results: &[&CaseResult]) -> Chart {
         legend,
         panels,
         columns,
-        width: width_for(columns),
+        width: if many && columns > 1 {
+            2000
+        } else {
+            width_for(columns)
+        },
         height: MIN_HEIGHT,
     };
     chart.notes.extend(fixed_rules_note(&drawn, &NOT_VARIANT));

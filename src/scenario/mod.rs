@@ -16,6 +16,7 @@ mod balances;
 mod cases;
 mod prescan;
 mod reader;
+mod tables;
 mod top_level;
 
 use std::path::Path;
@@ -39,6 +40,8 @@ pub struct Scenario {
     /// `[[balance]]` questions (docs/cortex.md), every rung a case that
     /// `run` evaluates by its method.
     pub balances: Vec<BalanceQuestion>,
+    /// `[[table]]`s (docs/scenarios.md), which the report pages show first.
+    pub tables: Vec<crate::report::pivot::PivotSpec>,
 }
 
 /// The largest scenario file read: the biggest sensible scenario (100,000
@@ -121,6 +124,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
     let top = TopLevel::read(&reader, document.get_ref(), default_name)?;
     let cases = cases::resolve(&reader, &top.defaults, top.cases, top.sweeps)?;
     let balances = balances::resolve(&reader, &top.defaults, top.balances, cases.len())?;
+    let tables = tables::resolve(&reader, top.tables, &cases)?;
     if cases.is_empty() && balances.is_empty() {
         // Located at the end of the file, where a case would be added.
         return Err(reader.error(
@@ -135,6 +139,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
         seed: top.seed,
         cases,
         balances,
+        tables,
     })
 }
 

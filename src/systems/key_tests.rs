@@ -99,7 +99,7 @@ fn default_input(key: &KeyDef) -> Option<Value> {
         Fallback::Bool(b) => Some(json!(b)),
         Fallback::Text(_) if matches!(key.kind, Kind::Table { .. }) => None,
         Fallback::Text(text) => Some(json!(text)),
-        Fallback::Required | Fallback::Nothing => None,
+        Fallback::Required | Fallback::Nothing | Fallback::Derived(_) => None,
     }
 }
 
@@ -114,7 +114,11 @@ fn declared_defaults_are_what_cases_resolve_to() {
         let word = |w: &str| RawValue::Str(w.into());
         let seconds: Vec<Vec<(&str, RawValue)>> = match system {
             System::Cortex => vec![vec![("vs", word("2d6"))]],
-            System::Storytelling => vec![vec![("dice", RawValue::Int(0))]],
+            // A chance die against a pool shows the contest's keys too.
+            System::Storytelling => vec![vec![
+                ("dice", RawValue::Int(0)),
+                ("vs_dice", RawValue::Int(2)),
+            ]],
             System::Advantage => vec![vec![("party", RawValue::Int(2))]],
             System::CortexScene => vec![
                 vec![("hero_spend", word("add-d6"))],

@@ -123,7 +123,9 @@ impl HeroOutcomes {
 }
 
 /// Every [`DoomDice`] state the doom pools reach, numbered, with the state
-/// each (step, face) leads to, filled in as states are met.
+/// each (step, face) leads to, filled in as states are met, and the
+/// reaction each state stands for (numbered too), so a pool's
+/// distributions are dense vector updates with no hashing inside.
 struct DoomTable {
     slots: usize,
     reaction_keep: usize,
@@ -134,6 +136,12 @@ struct DoomTable {
     /// `next[state]`: per step, per face 1..=12 (index 0 unused); empty
     /// until first needed.
     next: Vec<Option<Box<[[u32; 13]; 5]>>>,
+    /// Per state, the number of its reaction in `reactions`.
+    reaction_of: Vec<u32>,
+    reactions: Vec<Reaction>,
+    reaction_index: FxHashMap<Reaction, u32>,
+    /// A zeroed vector as long as `states`, lent to [`DoomTable::add_die`].
+    scratch: Vec<f64>,
 }
 
 impl DoomTable {
@@ -145,6 +153,10 @@ impl DoomTable {
             states: Vec::new(),
             index: FxHashMap::default(),
             next: Vec::new(),
+            reaction_of: Vec::new(),
+            reactions: Vec::new(),
+            reaction_index: FxHashMap::default(),
+            scratch: Vec::new(),
         };
         table.id(DoomDice::EMPTY);
         table
@@ -158,45 +170,66 @@ impl DoomTable {
         self.states.push(dice);
         self.index.insert(dice, id);
         self.next.push(None);
+        let reaction = dice.reaction(self.reaction_keep, self.slots);
+        let reactions = &mut self.reactions;
+        let r = *self.reaction_index.entry(reaction).or_insert_with(|| {
+            reactions.push(reaction);
+            (reactions.len() - 1) as u32
+        });
+        self.reaction_of.push(r);
         id
     }
 
-    fn row(&mut self, state: u32) -> &[[u32; 13]; 5] {
-        if self.next[state as usize].is_none() {
-            let mut row = Box::new([[0u32; 13]; 5]);
-            for step in 0..5u8 {
-                let sides = Die::from_step(u32::from(step)).expect("d4..d12").sides() as u8;
-                for face in 1..=sides {
-                    let mut dice = self.states[state as usize];
-                    // Without the GM's spend only values matter: every
-                    // die counts as one size, so states merge.
-                    dice.push(self.slots, if self.by_size { step } else { 0 }, face);
-                    let to = self.id(dice.canonical(self.slots));
-                    row[usize::from(step)][usize::from(face)] = to;
-                }
-            }
-            self.next[state as usize] = Some(row);
+    fn fill_row(&mut self, state: u32) {
+        if self.next[state as usize].is_some() {
+            return;
         }
-        self.next[state as usize].as_ref().expect("filled above")
+        let mut row = Box::new([[0u32; 13]; 5]);
+        for step in 0..5u8 {
+            let sides = Die::from_step(u32::from(step)).expect("d4..d12").sides() as u8;
+            for face in 1..=sides {
+                let mut dice = self.states[state as usize];
+                // Without the GM's spend only values matter: every die
+                // counts as one size, so states merge.
+                dice.push(self.slots, if self.by_size { step } else { 0 }, face);
+                let to = self.id(dice.canonical(self.slots));
+                row[usize::from(step)][usize::from(face)] = to;
+            }
+        }
+        self.next[state as usize] = Some(row);
     }
 
-    /// A sparse distribution with one more die of `step`.
+    /// A sparse distribution with one more die of `step`, in the order its
+    /// states are first reached.
     fn add_die(&mut self, dist: &[(u32, f64)], step: u8) -> Vec<(u32, f64)> {
+        for &(state, _) in dist {
+            self.fill_row(state);
+        }
         let sides = Die::from_step(u32::from(step)).expect("d4..d12").sides() as usize;
         let p_face = 1.0 / sides as f64;
-        let mut out: FxHashMap<u32, f64> = FxHashMap::default();
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.resize(self.states.len(), 0.0);
         let mut order = Vec::new();
         for &(state, p) in dist {
-            let row = self.row(state)[usize::from(step)];
+            let row = &self.next[state as usize].as_ref().expect("filled above")[usize::from(step)];
+            let q = p * p_face;
             for &to in &row[1..=sides] {
-                let slot = out.entry(to).or_insert_with(|| {
+                let slot = &mut scratch[to as usize];
+                if *slot == 0.0 {
                     order.push(to);
-                    0.0
-                });
-                *slot += p * p_face;
+                }
+                *slot += q;
             }
         }
-        order.into_iter().map(|s| (s, out[&s])).collect()
+        let out = order
+            .into_iter()
+            .map(|s| {
+                let p = std::mem::take(&mut scratch[s as usize]);
+                (s, p)
+            })
+            .collect();
+        self.scratch = scratch;
+        out
     }
 }
 
@@ -255,13 +288,17 @@ impl DoomPools {
             return Ok(id);
         }
         let dist = self.dist(key, budget)?;
-        let mut by_reaction: FxHashMap<Reaction, f64> = FxHashMap::default();
+        let table = &self.table;
+        let mut by_reaction = vec![0.0; table.reactions.len()];
         for &(state, p) in dist.iter() {
-            let dice = self.table.states[state as usize];
-            let reaction = dice.reaction(self.table.reaction_keep, self.table.slots);
-            *by_reaction.entry(reaction).or_insert(0.0) += p;
+            by_reaction[table.reaction_of[state as usize] as usize] += p;
         }
-        let mut reactions: Vec<(Reaction, f64)> = by_reaction.into_iter().collect();
+        let mut reactions: Vec<(Reaction, f64)> = by_reaction
+            .into_iter()
+            .enumerate()
+            .filter(|&(_, p)| p > 0.0)
+            .map(|(r, p)| (table.reactions[r], p))
+            .collect();
         reactions.sort_by_key(|a| a.0);
         let id = self.keys.len() as u32;
         self.keys.push(key);

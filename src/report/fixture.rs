@@ -46,6 +46,7 @@ fn run_with(name: &str, text: &str, method: MethodArg, trials: u64) -> Report {
         balances: Vec::new(),
         table: TableLayout::SideBySide,
         spilled_distributions: None,
+        presentation: Default::default(),
     }
 }
 

@@ -115,7 +115,10 @@ fn declared_defaults_are_what_cases_resolve_to() {
         let seconds: Vec<Vec<(&str, RawValue)>> = match system {
             System::Cortex => vec![vec![("vs", word("2d6"))]],
             // A chance die against a pool shows the contest's keys too.
-            System::Storytelling => vec![vec![("dice", RawValue::Int(0)), ("vs_dice", RawValue::Int(2))]],
+            System::Storytelling => vec![vec![
+                ("dice", RawValue::Int(0)),
+                ("vs_dice", RawValue::Int(2)),
+            ]],
             System::Advantage => vec![vec![("party", RawValue::Int(2))]],
             System::CortexScene => vec![
                 vec![("hero_spend", word("add-d6"))],

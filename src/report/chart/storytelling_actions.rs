@@ -224,6 +224,7 @@ fn by_roll(results: &[&CaseResult]) -> Chart {
     let mut chart = Chart {
         stem: stem(System::Storytelling, "extended-by-roll"),
         title: "Extended actions: chance to have gathered the successes by roll k".into(),
+        warnings: Vec::new(),
         notes: vec![
             "Each line ends at its last roll allowed (as many rolls as dice unless set); its height there is the chance the action succeeds. A dramatic failure ends an action.".into(),
         ],
@@ -340,7 +341,7 @@ fn contest(results: &[&CaseResult]) -> Chart {
     };
     chart.notes.extend(fixed_rules_note(&drawn, &NOT_ROW));
     if !off_grid.is_empty() {
-        chart.notes.push(format!(
+        chart.cut(format!(
             "Not on the grid, in the tables: {}.",
             off_grid.join("; ")
         ));

@@ -264,14 +264,16 @@ fn final_doom(results: &[&CaseResult]) -> Option<Chart> {
             (added, ended)
         })
         .collect();
-    let most = tallies
-        .iter()
-        .flat_map(|(added, _)| added.iter().filter(|(_, p)| *p > 0.0).map(|(k, _)| *k))
-        .max()
-        .unwrap_or(0)
-        .max(0);
+    // Fewer than none when the GM spends doom dice (docs/cortex.md).
+    let counts = || {
+        tallies
+            .iter()
+            .flat_map(|(added, _)| added.iter().filter(|(_, p)| *p > 0.0).map(|(k, _)| *k))
+    };
+    let most = counts().max().unwrap_or(0).max(0);
+    let least = counts().min().unwrap_or(0).min(0);
     let any_ended = tallies.iter().any(|(_, ended)| *ended > 0.0);
-    let mut categories: Vec<String> = (0..=most).map(|k| k.to_string()).collect();
+    let mut categories: Vec<String> = (least..=most).map(|k| k.to_string()).collect();
     if any_ended {
         categories.push("scene ended early".into());
     }
@@ -282,7 +284,7 @@ fn final_doom(results: &[&CaseResult]) -> Option<Chart> {
         .zip(names)
         .enumerate()
         .map(|(i, ((r, (added, ended)), name))| {
-            let mut values: Vec<_> = (0..=most)
+            let mut values: Vec<_> = (least..=most)
                 .map(|k| {
                     let p = added.iter().filter(|(n, _)| *n == k).map(|(_, p)| p).sum();
                     Some(share(r, p))

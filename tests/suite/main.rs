@@ -21,6 +21,7 @@ mod extremes;
 mod fuzzing;
 mod general_balance;
 mod hardening;
+mod hardening_conflict_mob;
 mod hardening_outputs;
 mod plot_points;
 mod probability_range;

@@ -119,12 +119,12 @@ impl Transitions {
                         for draws in 0..1u32 << bits {
                             let mut after = counters;
                             for (i, holder) in holders.clone().enumerate() {
-                                let gained = draws >> (2 * i) & 1 == 1;
-                                let reduced = draws >> (2 * i + 1) & 1 == 1;
+                                let gained = (draws >> (2 * i)) & 1 == 1;
+                                let reduced = (draws >> (2 * i + 1)) & 1 == 1;
                                 after[holder] = case.after_chances(after[holder], gained, reduced);
                             }
                             let next = sampler.space.index(after) as u32;
-                            table.push(next << 8 | u32::from(flags));
+                            table.push((next << 8) | u32::from(flags));
                         }
                     }
                 }
@@ -149,10 +149,10 @@ impl AdvantageSampler<'_> {
                 for i in 0..self.tables[kind].1.len() as u32 {
                     let gained = self.gain.is_some_and(|b| rng.sample(b));
                     let reduced = self.reduce.is_some_and(|b| rng.sample(b));
-                    draws |= u32::from(gained) << (2 * i) | u32::from(reduced) << (2 * i + 1);
+                    draws |= (u32::from(gained) << (2 * i)) | (u32::from(reduced) << (2 * i + 1));
                 }
             }
-            keys[lane] = (face << bits[kind] | draws) as u16;
+            keys[lane] = ((face << bits[kind]) | draws) as u16;
         }
     }
 
@@ -172,11 +172,10 @@ impl AdvantageSampler<'_> {
                 let table = &transitions.tables[kind];
                 let stride = 36u32 << transitions.bits[kind];
                 let mut flags = [0u8; LANES];
-                for lane in 0..LANES {
-                    let entry =
-                        table[(state[lane] * stride + u32::from(keys[roll][lane])) as usize];
-                    state[lane] = entry >> 8;
-                    flags[lane] = entry as u8;
+                for ((state, flags), &key) in state.iter_mut().zip(&mut flags).zip(&keys[roll]) {
+                    let entry = table[(*state * stride + u32::from(key)) as usize];
+                    *state = entry >> 8;
+                    *flags = entry as u8;
                 }
                 for (tier, count) in tiers.iter_mut().enumerate() {
                     *count += flags.iter().filter(|&&f| flag_tier(f) == tier).count() as u64;

@@ -147,7 +147,7 @@ impl Prepared {
     /// its index. Its total and effect step only: a conflict never reads
     /// the hitches.
     #[inline(always)]
-    fn roll(&self, table: &Option<Vec<u16>>, keep: usize, roller: &mut DieRoller<'_>) -> PoolRoll {
+    fn roll(&self, table: Option<&[u16]>, keep: usize, roller: &mut DieRoller<'_>) -> PoolRoll {
         match table {
             Some(table) => {
                 let mut index = 0usize;
@@ -178,7 +178,7 @@ fn scored_table(dice: &[(u8, u8)], keep: usize, entries: usize) -> Vec<u16> {
             scorer.push(step, face);
         }
         let roll = scorer.finish();
-        table.push((roll.total as u16) << 8 | roll.effect_step as u16);
+        table.push(((roll.total as u16) << 8) | roll.effect_step as u16);
         // The next faces: the last die counts fastest.
         for (face, &(_, sides)) in faces.iter_mut().zip(dice).rev() {
             if *face < sides {
@@ -218,8 +218,12 @@ impl ConflictSampler<'_> {
     fn roll(&self, action: &Prepared, reaction: &Prepared, rng: &mut DiceRng) -> Option<u32> {
         let rules = &self.case.rules;
         let mut roller = DieRoller::new(rng);
-        let action = action.roll(&action.action, rules.keep, &mut roller);
-        let reaction = reaction.roll(&reaction.reaction, rules.reaction_keep, &mut roller);
+        let action = action.roll(action.action.as_deref(), rules.keep, &mut roller);
+        let reaction = reaction.roll(
+            reaction.reaction.as_deref(),
+            rules.reaction_keep,
+            &mut roller,
+        );
         self.case.opposed_effect(action, reaction)
     }
 }

@@ -9,6 +9,8 @@
 
 use super::{stress_code, stress_of, taken_out, with_stress, Actor, ConflictCase, ConflictHists};
 use super::{Ending, FoeState, STRESS_CODES};
+use std::sync::{Mutex, OnceLock};
+
 use crate::dice::Pool;
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
 use crate::engine::rng::{DiceRng, DieRoller};
@@ -27,31 +29,21 @@ impl ConflictCase {
     /// The sampler, its pools prepared per stress die and team dice left.
     fn sampler(&self, trials: u64) -> ConflictSampler<'_> {
         // Each exchange the hero takes at most one team die, so a fight
-        // only meets the last `exchanges + 1` team counts: a table per
-        // count from none made `--mob 100000d4` ask for gigabytes.
+        // only meets the last `exchanges + 1` team counts, and a fight
+        // without a cap far fewer: each count's pools are prepared when a
+        // fight first meets it. A table per count from none made
+        // `--mob 100000d4` ask for gigabytes.
         let most = self.start().team;
-        let fewest = most.saturating_sub(self.exchanges);
-        let mut budget = TableBudget::new(trials);
-        let mut prepare = |pool: &Pool, code| {
-            Prepared::new(
-                dice_table(&with_stress(pool, stress_of(code))),
-                code,
-                &self.rules,
-                &mut budget,
-            )
-        };
+        let fewest = most.saturating_sub(self.last_exchange());
+        let budget = TableBudget::new(trials);
         let hero_actions = (0..STRESS_CODES)
-            .map(|code| prepare(&self.hero, code))
+            .map(|code| prepare(self, &self.hero, code, &budget))
             .collect();
-        let foe_actions = (fewest..=most)
-            .map(|team| {
-                let pool = self.foe_pool(team);
-                (0..STRESS_CODES).map(|code| prepare(&pool, code)).collect()
-            })
-            .collect();
+        let foe_actions = (fewest..=most).map(|_| OnceLock::new()).collect();
         ConflictSampler {
             case: self,
             fewest,
+            budget,
             hero_actions,
             foe_actions,
         }
@@ -77,6 +69,16 @@ impl ConflictCase {
     }
 }
 
+/// The pool `pool` with stress code `code`'s die, prepared.
+fn prepare(case: &ConflictCase, pool: &Pool, code: usize, budget: &TableBudget) -> Prepared {
+    Prepared::new(
+        dice_table(&with_stress(pool, stress_of(code))),
+        code,
+        &case.rules,
+        budget,
+    )
+}
+
 /// Most entries of one pool's score table: a pool of more combinations of
 /// faces runs the scorer.
 const MAX_TABLE: usize = 1 << 16;
@@ -87,21 +89,22 @@ const MAX_TABLES: u64 = 1 << 20;
 /// (so building costs no more than the fights save), at most
 /// [`MAX_TABLES`].
 struct TableBudget {
-    left: u64,
+    left: Mutex<u64>,
 }
 
 impl TableBudget {
     fn new(trials: u64) -> TableBudget {
         TableBudget {
-            left: trials.min(MAX_TABLES),
+            left: Mutex::new(trials.min(MAX_TABLES)),
         }
     }
 
     /// Takes `entries` if they fit.
-    fn take(&mut self, entries: usize) -> bool {
-        let fits = entries <= MAX_TABLE && entries as u64 <= self.left;
+    fn take(&self, entries: usize) -> bool {
+        let mut left = self.left.lock().unwrap_or_else(|e| e.into_inner());
+        let fits = entries <= MAX_TABLE && entries as u64 <= *left;
         if fits {
-            self.left -= entries as u64;
+            *left -= entries as u64;
         }
         fits
     }
@@ -119,12 +122,12 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn new(dice: Vec<(u8, u8)>, code: usize, rules: &Rules, budget: &mut TableBudget) -> Prepared {
+    fn new(dice: Vec<(u8, u8)>, code: usize, rules: &Rules, budget: &TableBudget) -> Prepared {
         let entries = dice
             .iter()
             .try_fold(1usize, |n, &(_, sides)| n.checked_mul(usize::from(sides)))
             .unwrap_or(usize::MAX);
-        let mut table = |keep| {
+        let table = |keep| {
             budget
                 .take(entries)
                 .then(|| scored_table(&dice, keep, entries))
@@ -199,14 +202,22 @@ struct ConflictSampler<'a> {
     fewest: u32,
     /// The hero's pool with each foe stress code's die.
     hero_actions: Vec<Prepared>,
-    /// Per team dice left (from [`Self::fewest`]), the foe's pool with each hero stress code's die.
-    foe_actions: Vec<Vec<Prepared>>,
+    /// What the pools prepared later may still spend on tables.
+    budget: TableBudget,
+    /// Per team dice left (from [`Self::fewest`]), the foe's pool with
+    /// each hero stress code's die, once a fight meets that count.
+    foe_actions: Vec<OnceLock<Vec<Prepared>>>,
 }
 
 impl ConflictSampler<'_> {
     /// The prepared dice of [`ConflictCase::pools`].
     fn pools(&self, actor: Actor, hero: Option<u32>, foe: FoeState) -> (&Prepared, &Prepared) {
-        let foe_pools = &self.foe_actions[(foe.team - self.fewest) as usize];
+        let foe_pools = self.foe_actions[(foe.team - self.fewest) as usize].get_or_init(|| {
+            let pool = self.case.foe_pool(foe.team);
+            (0..STRESS_CODES)
+                .map(|code| prepare(self.case, &pool, code, &self.budget))
+                .collect()
+        });
         match actor {
             Actor::Hero => (&self.hero_actions[stress_code(foe.stress)], &foe_pools[0]),
             Actor::Foe => (&foe_pools[stress_code(hero)], &self.hero_actions[0]),
@@ -232,7 +243,7 @@ impl Sampler for ConflictSampler<'_> {
     type Tally = ConflictHists<u64>;
 
     fn new_tally(&self) -> Self::Tally {
-        ConflictHists::new(self.case.exchanges)
+        ConflictHists::new(self.case.tally_range())
     }
 
     fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally) {
@@ -259,7 +270,10 @@ impl ConflictSampler<'_> {
         let mob = case.mob.is_some();
         let mut hero: Option<u32> = None;
         let mut foe = case.start();
-        for exchange in 1..=case.exchanges {
+        // Without a cap, a fight still unresolved at the bound counts as
+        // unresolved (docs/cortex.md, "Until one side is out").
+        let last = case.last_exchange();
+        for exchange in 1..=last {
             for &actor in case.actors() {
                 let (action, reaction) = self.pools(actor, hero, foe);
                 seen(action, reaction);
@@ -273,7 +287,7 @@ impl ConflictSampler<'_> {
             }
         }
         let end = Ending {
-            exchange: case.exchanges,
+            exchange: last,
             hero_out: false,
             foe_out: false,
             hero_stress: hero,
@@ -308,7 +322,7 @@ mod tests {
                 hero: Pool::parse_cortex("d10 2d8 d6").unwrap(),
                 foe: Pool::parse_cortex("d10 d8 d6").unwrap(),
                 mob: None,
-                exchanges: 6,
+                exchanges: Some(6),
                 foe_acts: true,
                 hero_stress_limit: Die::D12,
                 foe_stress_limit: Die::D8,
@@ -321,7 +335,7 @@ mod tests {
                     die: Die::D6,
                     count: 4,
                 }),
-                exchanges: 8,
+                exchanges: Some(8),
                 foe_acts: true,
                 hero_stress_limit: Die::D10,
                 foe_stress_limit: Die::D12,

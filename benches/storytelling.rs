@@ -1,12 +1,18 @@
 //! Storytelling speed: Monte Carlo pools per second for a 10-die
-//! 10-again pool on one thread and on every thread, and the exact method on
+//! 10-again pool on one thread and on every thread, 5 and 10 dice on one
+//! thread beside the generator floor (the very d10s those rolls throw,
+//! [`StorytellingCase::floor_dice`], from the same generator and die
+//! roller in a bare loop; target: at most 1.3x it), the exact method on
 //! a 40-die 8-again rote pool (target: milliseconds), on a 10-die 8-again
 //! rote extended action of 30 successes in 20 rolls, and on a 20 x 20 grid
 //! of contests (1 to 20 dice against 1 to 20).
 
+use std::hint::black_box;
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use oddsmith::engine::exact::Budget;
-use oddsmith::engine::monte_carlo::{McSettings, Workers};
+use oddsmith::engine::monte_carlo::{McSettings, Workers, BLOCK_SIZE};
+use oddsmith::engine::rng::{block_rng, DieRoller};
 use oddsmith::systems::storytelling::{
     ContestCase, ContestTies, ExtendedCase, Rules, StorytellingCase,
 };
@@ -53,6 +59,36 @@ fn exact(c: &mut Criterion) {
     });
 }
 
+fn floor(c: &mut Criterion) {
+    // One block: the floor's dice are that block's.
+    let trials = BLOCK_SIZE;
+    let mut group = c.benchmark_group("storytelling_mc_beside_floor");
+    group.throughput(Throughput::Elements(trials));
+    let one = Workers::start(Some(1)).unwrap();
+    for dice in [5, 10] {
+        let case = case(dice, 10, false);
+        let settings = McSettings::new(trials, 7);
+        group.bench_function(format!("{dice}_dice_1_thread"), |b| {
+            b.iter(|| black_box(one.install(|| case.monte_carlo(&settings)).unwrap()))
+        });
+        let counts = case.floor_dice(trials, 7);
+        group.bench_function(format!("{dice}_dice_generator_floor"), |b| {
+            b.iter(|| {
+                let mut rng = block_rng(7, 0);
+                let mut sum = 0u32;
+                for &n in &counts {
+                    let mut roller = DieRoller::new(&mut rng);
+                    for _ in 0..n {
+                        sum = sum.wrapping_add(roller.roll(10));
+                    }
+                }
+                black_box(sum)
+            })
+        });
+    }
+    group.finish();
+}
+
 fn actions(c: &mut Criterion) {
     let extended = ExtendedCase {
         base: case(10, 8, true),
@@ -83,5 +119,5 @@ fn actions(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, monte_carlo, exact, actions);
+criterion_group!(benches, monte_carlo, floor, exact, actions);
 criterion_main!(benches);

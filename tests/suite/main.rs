@@ -22,6 +22,7 @@ mod extremes;
 mod fuzzing;
 mod general_balance;
 mod hardening;
+mod hardening_conflict_mob;
 mod hardening_limits;
 mod hardening_outputs;
 mod nothing_silent;

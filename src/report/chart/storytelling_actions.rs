@@ -228,7 +228,6 @@ fn by_roll(results: &[&CaseResult]) -> Chart {
         notes: vec![
             "Each line ends at its last roll allowed (as many rolls as dice unless set); its height there is the chance the action succeeds. A dramatic failure ends an action.".into(),
         ],
-        warnings: Vec::new(),
         legend,
         panels,
         columns,

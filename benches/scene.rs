@@ -1,8 +1,8 @@
 //! Speed targets of the balancing tools: an exact doom-pool scene
 //! of 10 actions from a 3d8 doom pool "in well under a second", the balance
 //! solver on the default nine-rung ladder ("instant"), the exact
-//! max-effect programme, and a 60-action scene within about a
-//! second.
+//! max-effect programme, and 60- and 100-action scenes (targets: half a
+//! second and three).
 
 use std::hint::black_box;
 
@@ -49,6 +49,24 @@ fn scene_exact_60_actions(c: &mut Criterion) {
     group.finish();
 }
 
+/// A 100-action scene, exact: the long scene the chain's pruning is for
+/// (pools below 1e-15 dropped, their mass reported).
+fn scene_exact_100_actions(c: &mut Criterion) {
+    let case = SceneCase {
+        pool: pool("d10 2d8 d6"),
+        doom: pool("2d6"),
+        actions: 100,
+        rules: Rules::default(),
+        end_at_2d12: false,
+    };
+    let mut group = c.benchmark_group("scene_exact_100_actions");
+    group.sample_size(10);
+    group.bench_function("d10 2d8 d6 vs 2d6", |b| {
+        b.iter(|| black_box(case.exact_hists(&mut Budget::unlimited()).unwrap()))
+    });
+    group.finish();
+}
+
 fn balance_default_ladder(c: &mut Criterion) {
     let pools = RawValue::Array(vec![RawItem::new(RawValue::Str("d10 2d8 d6".into()))]);
     let options = Options::new(
@@ -84,6 +102,7 @@ criterion_group!(
     benches,
     scene_exact,
     scene_exact_60_actions,
+    scene_exact_100_actions,
     balance_default_ladder,
     max_effect_exact
 );

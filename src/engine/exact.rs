@@ -57,6 +57,11 @@ impl Budget {
         Ok(())
     }
 
+    /// The steps left.
+    pub fn remaining(&self) -> u64 {
+        self.remaining
+    }
+
     /// Whether `steps` more would still fit.
     pub fn allows(&self, steps: u64) -> bool {
         steps <= self.remaining

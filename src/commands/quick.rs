@@ -14,7 +14,7 @@ use super::output::{empty_item, entries, print_report, Flag};
 use crate::cli::{AdvantageArgs, ConflictArgs, CortexArgs, QuickArgs, SceneArgs, StorytellingArgs};
 use crate::errors::input_error;
 use crate::options::{key_value_pairs, KeyDef, KeyStyle, Kind, RawValue};
-use crate::report::{Report, ReportKind, TableLayout};
+use crate::report::{Presentation, Report, ReportKind, TableLayout};
 use crate::scenario::{default_case_name, sweep_cases};
 use crate::systems::{Case, System};
 
@@ -86,7 +86,24 @@ fn quick_command(system: System, args: &QuickArgs, cancel: &AtomicBool) -> anyho
         flags.push((key.name, values));
     }
     let positional = system.positional_key().map_or("", |key| key.name);
-    quick(quick_cases(system, positional, flags)?, settings, cancel)
+    let mut spec = super::pivot::spec(&args.pivot, &[system])?;
+    let cases = if args.pivot.paired {
+        if let Some(spec) = spec.as_mut() {
+            super::pivot::widen_axes(spec, &flags)?;
+        }
+        let resolve = |chosen| {
+            system.resolve(
+                system
+                    .options(KeyStyle::Flag, chosen)
+                    .with_positional(positional),
+            )
+        };
+        super::pivot::paired_cases(system, flags, spec.as_ref(), resolve)?
+    } else {
+        quick_cases(system, positional, flags)?
+    };
+    let presentation = super::pivot::presentation(spec, &args.pivot, args.view);
+    quick(cases, settings, presentation, cancel)
 }
 
 /// A table key's example, `miss=1,weak=0,strong=0`: its first sub-key 1,
@@ -159,7 +176,12 @@ fn quick_cases(
 }
 
 /// Evaluates the quick cases and prints them, side by side when there are several.
-fn quick(cases: Vec<Case>, settings: Settings, cancel: &AtomicBool) -> anyhow::Result<()> {
+fn quick(
+    cases: Vec<Case>,
+    settings: Settings,
+    presentation: Presentation,
+    cancel: &AtomicBool,
+) -> anyhow::Result<()> {
     let mut results = Vec::new();
     for case in &cases {
         results.extend(evaluate_case(case, &settings, cancel)?);
@@ -174,6 +196,7 @@ fn quick(cases: Vec<Case>, settings: Settings, cancel: &AtomicBool) -> anyhow::R
         balances: Vec::new(),
         table: TableLayout::SideBySide,
         spilled_distributions: None,
+        presentation,
     };
     print_report(&report, settings.format)
 }

@@ -12,14 +12,18 @@ pub(crate) mod csv;
 pub(crate) mod document;
 pub(crate) mod folder;
 pub(crate) mod format;
+pub mod grid;
 pub(crate) mod html;
 pub(crate) mod index;
 pub(crate) mod json;
 pub(crate) mod markdown;
+pub mod measure;
 pub(crate) mod page;
+pub mod pivot;
 pub(crate) mod side_by_side;
 pub(crate) mod spill;
 pub(crate) mod table;
+pub mod view;
 
 pub use folder::write_folder;
 pub use format::number;
@@ -97,6 +101,11 @@ pub struct CaseResult {
     /// Exact Cortex results under `--fractions`: each probability metric
     /// as "numerator/denominator" in lowest terms (docs/reports.md).
     pub fractions: Option<Vec<(String, String)>>,
+    /// What a reader must be told about this result, one line each: a
+    /// fallback to Monte Carlo, a truncated chain, a capped conflict
+    /// (docs/reports.md, "Nothing silent"). Said on stderr when evaluated
+    /// and on the report's page.
+    pub warnings: Vec<String>,
 }
 
 impl CaseResult {
@@ -151,6 +160,57 @@ pub struct Report {
     /// evaluated ([`spill`]); the results then keep only the rows a chart
     /// may draw.
     pub spilled_distributions: Option<std::sync::Arc<spill::SpilledTable>>,
+    /// Grids asked for and the words people's tables use.
+    pub presentation: Presentation,
+}
+
+/// What people's outputs show besides the case tables (docs/reports.md,
+/// "Pivot tables" and "Distribution views"); JSON is the same whatever
+/// this holds.
+#[derive(Debug, Clone, Default)]
+pub struct Presentation {
+    /// Words or code names in people's tables (`--names`).
+    pub names: pivot::Names,
+    /// A scenario's `[[table]]`s, which its pages show first.
+    pub tables: Vec<pivot::PivotSpec>,
+    /// `--rows`/`--cols`: stdout shows this grid instead of the case tables,
+    /// and the pages show it first.
+    pub pivot: Option<pivot::PivotSpec>,
+    /// `--view`: stdout shows every distribution in this view.
+    pub view: Option<view::View>,
+}
+
+impl Report {
+    /// The grids stdout shows in place of the case tables, when a pivot
+    /// or a view was asked for.
+    /// `trim` cuts a view's negligible tail (not in CSV).
+    pub fn asked_grids(
+        &self,
+        trim: bool,
+    ) -> Result<Option<Vec<pivot::Grid>>, crate::errors::InputError> {
+        let names = self.presentation.names;
+        if let Some(spec) = &self.presentation.pivot {
+            return pivot::grids(&self.results, spec, names).map(Some);
+        }
+        Ok(self
+            .presentation
+            .view
+            .map(|v| view::grids(&self.results, v, names, trim)))
+    }
+
+    /// The grids a report page shows first: the scenario's tables, then
+    /// the command line's pivot. A table whose cases are not in this
+    /// report (none of its keys fit) is left out rather than failing a
+    /// page that is written after the run.
+    pub fn page_grids(&self) -> Vec<pivot::Grid> {
+        let names = self.presentation.names;
+        self.presentation
+            .tables
+            .iter()
+            .chain(&self.presentation.pivot)
+            .flat_map(|spec| pivot::grids(&self.results, spec, names).unwrap_or_default())
+            .collect()
+    }
 }
 
 impl Report {
@@ -190,6 +250,20 @@ pub fn write(report: &Report, format: Format, out: &mut dyn Write) -> anyhow::Re
         b""
     };
     let context = "cannot write the report";
+    if format != Format::Json {
+        if let Some(grids) = report.asked_grids(format != Format::Csv)? {
+            match format {
+                Format::Csv => grid::write_csv(&grids, &mut *out)?,
+                Format::Markdown => out
+                    .write_all(markdown::render(&grid::to_document(&grids, 3)).as_bytes())
+                    .context(context)?,
+                _ => out
+                    .write_all(grid::to_text(&grids).as_bytes())
+                    .context(context)?,
+            }
+            return Ok(());
+        }
+    }
     match format {
         Format::Table => {
             if show_cases {

@@ -18,6 +18,7 @@ use super::document::{
 };
 use super::format::{interval, mean, metric_value, percent, signed, z_score, LEVEL};
 use super::index;
+use super::pivot::Names;
 use super::side_by_side;
 use super::{CaseResult, FileBody, FolderFile, MethodUsed, Report};
 use crate::balance::{BalanceResult, Form};
@@ -51,9 +52,18 @@ fn case_line(result: &CaseResult, method: String) -> Line {
     line
 }
 
+/// A metric as a page names it: its phrase ("chance of success"), or its
+/// code name under `--names code` (docs/reports.md, "Words").
+fn metric_head(name: &str, names: Names) -> Line {
+    match names {
+        Names::Words => text(chart::labels::metric_phrase(name)),
+        Names::Code => code(name),
+    }
+}
+
 /// One result's metrics: `metric | value`, with the 95 % interval for a
 /// Monte Carlo result.
-fn single_table(result: &CaseResult) -> Table {
+fn single_table(result: &CaseResult, names: Names) -> Table {
     let mc = result.method == MethodUsed::MonteCarlo;
     let mut header = vec![text("metric"), text("value")];
     let mut align = vec![Align::Left, Align::Right];
@@ -65,7 +75,10 @@ fn single_table(result: &CaseResult) -> Table {
         .metrics
         .iter()
         .map(|m| {
-            let mut row = vec![code(m.name()), text(metric_value(&m.metric, m.value()))];
+            let mut row = vec![
+                metric_head(m.name(), names),
+                text(metric_value(&m.metric, m.value())),
+            ];
             if mc {
                 row.push(text(interval(&m.metric, m.ci95)));
             }
@@ -81,14 +94,14 @@ fn single_table(result: &CaseResult) -> Table {
 }
 
 /// `--method both`: one table, `metric | exact | Monte Carlo | 95 % interval | z`.
-fn both_table(exact: &CaseResult, mc: &CaseResult) -> Table {
+fn both_table(exact: &CaseResult, mc: &CaseResult, names: Names) -> Table {
     let rows = mc
         .metrics
         .iter()
         .map(|m| {
             let kind = &m.metric;
             vec![
-                code(m.name()),
+                metric_head(m.name(), names),
                 text(metric_value(kind, exact.value(m.name()))),
                 text(metric_value(kind, m.value())),
                 text(interval(kind, m.ci95)),
@@ -120,6 +133,7 @@ fn both_table(exact: &CaseResult, mc: &CaseResult) -> Table {
 /// it, its rules and method, and its table; with `--method both` the exact
 /// and Monte Carlo results of a case share one table.
 pub fn results(report: &Report) -> Document {
+    let names = report.presentation.names;
     let mut doc = Document::new();
     let mut i = 0;
     while i < report.results.len() {
@@ -137,12 +151,12 @@ pub fn results(report: &Report) -> Document {
                     method_phrase(mc)
                 );
                 doc.push(Block::Paragraph(case_line(result, method)));
-                doc.push(Block::Table(both_table(result, mc)));
+                doc.push(Block::Table(both_table(result, mc, names)));
                 i += 2;
             }
             None => {
                 doc.push(Block::Paragraph(case_line(result, method_phrase(result))));
-                doc.push(Block::Table(single_table(result)));
+                doc.push(Block::Table(single_table(result, names)));
                 i += 1;
             }
         }
@@ -172,7 +186,7 @@ pub fn comparison(report: &Report) -> Document {
         .iter()
         .map(|compared| {
             let m = &compared.metric;
-            let mut row = vec![code(&m.name)];
+            let mut row = vec![metric_head(&m.name, report.presentation.names)];
             row.extend(compared.values.iter().map(|v| text(metric_value(m, *v))));
             if comparison.with_difference {
                 row.push(text(
@@ -284,6 +298,9 @@ pub struct PageInputs {
     pub charts: Vec<(String, String)>,
     /// The CSV tables written beside the page, linked from it.
     pub tables: Vec<String>,
+    /// What the charts written beside the page leave out, one line each
+    /// with its chart's stem ([`super::chart::Chart::warnings`]).
+    pub chart_warnings: Vec<String>,
     /// The command that makes the folder again, paths relative to the
     /// repository (or the folder the command ran in).
     pub command: String,
@@ -331,7 +348,15 @@ fn cell(result: &CaseResult, name: &str) -> String {
     let Some(m) = result.metric(name) else {
         return "-".into();
     };
-    let value = metric_value(&m.metric, m.value());
+    if !crate::systems::applies::metric_applies(result.system, name, &result.inputs) {
+        return "–".into();
+    }
+    // One precision down a column (docs/reports.md, "Precision"): a chance
+    // with two decimals, as the grids write it.
+    let value = match m.value() {
+        Some(p) if super::format::is_probability(&m.metric) => super::format::grid_percent(p),
+        _ => metric_value(&m.metric, m.value()),
+    };
     match m.ci95 {
         Some(ci) if m.value().is_some() => format!("{value} {}", interval(&m.metric, Some(ci))),
         _ => value,
@@ -344,6 +369,9 @@ fn cell(result: &CaseResult, name: &str) -> String {
 /// never all in memory as page cells.
 pub struct ResultsTables<'a> {
     tables: Vec<(Vec<&'a CaseResult>, Vec<String>)>,
+    /// Per table, the columns with one value in every row, said once above it.
+    same: Vec<Vec<(String, String)>>,
+    names: Names,
 }
 
 impl<'a> ResultsTables<'a> {
@@ -360,15 +388,55 @@ impl<'a> ResultsTables<'a> {
                 let columns = columns(&results, system);
                 (results, columns)
             })
-            .collect();
-        ResultsTables { tables }
+            .collect::<Vec<_>>();
+        // A column that reads the same in every row (of two or more) says
+        // nothing per case: it is stated once above the table instead.
+        let mut tables = tables;
+        let mut same = Vec::new();
+        for (results, columns) in &mut tables {
+            let mut once = Vec::new();
+            if results.len() > 1 {
+                columns.retain(|c| {
+                    let first = cell(results[0], c);
+                    let constant = results.iter().all(|r| cell(r, c) == first);
+                    if constant {
+                        once.push((c.clone(), first));
+                    }
+                    !constant
+                });
+            }
+            same.push(once);
+        }
+        ResultsTables {
+            tables,
+            same,
+            names: report.presentation.names,
+        }
+    }
+
+    /// The line above table `index`: what every row of it shares.
+    fn same_line(&self, index: usize) -> Option<Line> {
+        let once = &self.same[index];
+        if once.is_empty() {
+            return None;
+        }
+        let mut line = text("The same in every case: ");
+        for (i, (name, value)) in once.iter().enumerate() {
+            if i > 0 {
+                line.push(Inline::Text("; ".into()));
+            }
+            line.extend(metric_head(name, self.names));
+            line.push(Inline::Text(format!(" {value}")));
+        }
+        line.push(Inline::Text(".".into()));
+        Some(line)
     }
 
     /// Table `index`: its header, its rows deferred.
     fn table(&self, index: usize) -> Table {
         let (results, columns) = &self.tables[index];
         let mut header = vec![text("case"), text("method")];
-        header.extend(columns.iter().map(code));
+        header.extend(columns.iter().map(|c| metric_head(c, self.names)));
         let mut align = vec![Align::Left, Align::Left];
         align.extend(columns.iter().map(|_| Align::Right));
         Table {
@@ -404,6 +472,13 @@ pub fn report_page(report: &Report, inputs: &PageInputs, tables: &ResultsTables<
     if let Some(d) = &report.description {
         doc.push(Block::Paragraph(text(d)));
     }
+    // The tables the scenario declares come first: they are what its
+    // readers came for (docs/scenarios.md, "Tables").
+    let grids = report.page_grids();
+    if !grids.is_empty() {
+        doc.push(Block::Heading(2, "Tables".into()));
+        doc.extend(super::grid::to_document(&grids, 3));
+    }
     if !report.results.is_empty() {
         doc.push(Block::Heading(2, "Rules in force".into()));
         let mut items: Vec<Line> = index::rule_lines(report)
@@ -412,12 +487,21 @@ pub fn report_page(report: &Report, inputs: &PageInputs, tables: &ResultsTables<
             .collect();
         items.push(text(format!("{}.", index::method_line(report))));
         doc.push(Block::List(items));
-
+    }
+    let warnings = warning_lines(report, &inputs.chart_warnings);
+    if !warnings.is_empty() {
+        doc.push(Block::Heading(2, "Warnings".into()));
+        doc.push(Block::List(warnings));
+    }
+    if !report.results.is_empty() {
         doc.push(Block::Heading(2, "Results".into()));
         let systems = systems(report);
         for (index, &system) in systems.iter().enumerate() {
             if systems.len() > 1 {
                 doc.push(Block::Heading(3, system.name().to_string()));
+            }
+            if let Some(line) = tables.same_line(index) {
+                doc.push(Block::Paragraph(line));
             }
             doc.push(Block::Table(tables.table(index)));
         }
@@ -452,6 +536,26 @@ pub fn report_page(report: &Report, inputs: &PageInputs, tables: &ResultsTables<
     doc
 }
 
+/// The page's warnings (docs/reports.md, "Nothing silent"): each case's
+/// (a fallback to Monte Carlo, a truncated chain, a capped conflict), then
+/// what each chart leaves out.
+fn warning_lines(report: &Report, chart_warnings: &[String]) -> Vec<Line> {
+    let mut lines: Vec<Line> = report
+        .results
+        .iter()
+        .flat_map(|r| {
+            r.warnings.iter().map(move |w| {
+                vec![
+                    Inline::Strong(r.case.clone()),
+                    Inline::Text(format!(" ({}): {w}", r.method.name())),
+                ]
+            })
+        })
+        .collect();
+    lines.extend(chart_warnings.iter().map(text));
+    lines
+}
+
 /// "a, b and c" of links to the folder's files.
 fn links(files: &[String]) -> Line {
     let mut line = Line::new();
@@ -469,14 +573,6 @@ fn links(files: &[String]) -> Line {
         line.push(Inline::Text("the report folder's tables".into()));
     }
     line
-}
-
-/// The chart stems and titles of a report, in the order they are drawn.
-pub fn chart_list(report: &Report) -> Vec<(String, String)> {
-    chart::charts(report)
-        .into_iter()
-        .map(|c| (c.stem, c.title))
-        .collect()
 }
 
 /// `report.md` and `report.html` for a report folder whose other files
@@ -498,10 +594,19 @@ pub fn folder_pages<'a>(
                 FileBody::Stream(_) => String::new(),
             })
     };
-    let charts: Vec<(String, String)> = chart_list(report)
+    let drawn: Vec<chart::Chart> = chart::charts(report)
         .into_iter()
-        .filter(|(stem, _)| written(&format!("{stem}.svg")).is_some())
+        .filter(|c| written(&format!("{}.svg", c.stem)).is_some())
         .collect();
+    let chart_warnings = drawn
+        .iter()
+        .flat_map(|c| {
+            c.warnings
+                .iter()
+                .map(move |w| format!("Chart {}: {w}", c.stem))
+        })
+        .collect();
+    let charts: Vec<(String, String)> = drawn.into_iter().map(|c| (c.stem, c.title)).collect();
     let svgs: Vec<(String, String)> = charts
         .iter()
         .filter_map(|(stem, _)| Some((stem.clone(), written(&format!("{stem}.svg"))?)))
@@ -514,6 +619,7 @@ pub fn folder_pages<'a>(
     let inputs = std::rc::Rc::new(PageInputs {
         charts,
         tables,
+        chart_warnings,
         command: command.to_string(),
     });
     let md_inputs = inputs.clone();

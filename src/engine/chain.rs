@@ -14,12 +14,21 @@
 //! hashing: the states of a step are stepped in their `Ord` order, each
 //! state's moves reach their targets in the order the mechanic makes them,
 //! and states are dropped in the order they were first reached.
+//!
+//! A mechanic whose states are numbered densely and whose mass is a row of
+//! numbers can instead implement [`RowMechanic`] and be played by
+//! [`run_rows`], which keeps every row in one flat buffer (the scene, the
+//! conflict and the encounter do: their steps are cheap, so where the mass
+//! lives is most of the time).
 
 use std::hash::Hash;
 
 use rustc_hash::FxHashMap;
 
 use super::exact::{Budget, ExactError};
+
+mod rows;
+pub use rows::{run_rows, RowMechanic, Rows};
 
 /// What a state in play carries: its probability, possibly split further by
 /// what the mechanic tallies alongside (for example the successes so far).
@@ -101,18 +110,22 @@ impl Pruning {
         if !prune && !self.drop_empty {
             return;
         }
-        live.retain(|(_, mass)| {
-            let total = mass.total();
-            let reached = total > 0.0;
-            if self.drop_empty && !reached {
-                return false;
-            }
-            if prune && total < self.below {
-                *dropped += total;
-                return false;
-            }
-            true
-        });
+        live.retain(|(_, mass)| self.keeps(prune, mass.total(), dropped));
+    }
+
+    /// Whether a state of probability `total` stays in play (`prune`: more
+    /// than `beyond` are), adding its mass to `dropped` when it goes as too
+    /// unlikely.
+    fn keeps(&self, prune: bool, total: f64, dropped: &mut f64) -> bool {
+        let reached = total > 0.0;
+        if self.drop_empty && !reached {
+            return false;
+        }
+        if prune && total < self.below {
+            *dropped += total;
+            return false;
+        }
+        true
     }
 }
 

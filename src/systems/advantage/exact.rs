@@ -3,13 +3,11 @@
 //! the rule's face table, and the brute-force walk over every path that
 //! checks it.
 
-use std::collections::HashMap;
-
 use super::rules::{count_step, flag_tier, RollKind};
 use super::states::{Counters, StateSpace};
 use super::{AdvantageCase, AdvantageHists, COUNTS, M2S, USES};
 use crate::distribution::Hist;
-use crate::engine::chain::{self, Mass, Mechanic, Next, Pruning};
+use crate::engine::chain::{self, Pruning, RowMechanic, Rows};
 use crate::engine::exact::{Budget, ExactError};
 
 /// Cells of the chain's count runs per elementary step of the budget.
@@ -20,7 +18,7 @@ type Move = (u32, u8, f64);
 
 /// The encounter as a chain ([`crate::engine::chain`]): the state is the
 /// counters' state (its index in the [`StateSpace`]), a step is one roll;
-/// each state carries, for each per-encounter count (misses, weak hits,
+/// each state's row holds, for each per-encounter count (misses, weak hits,
 /// strong hits, uses, misses turned strong), the chance of every count so
 /// far: `COUNTS` runs of `width` cells.
 struct Encounter {
@@ -36,25 +34,29 @@ struct Encounter {
     tier_by_roll: Vec<[f64; 3]>,
     /// The slots of a state's targets (reused from state to state).
     slots: Vec<usize>,
-    /// Count runs of states already stepped, reused.
-    spare: Vec<Vec<f64>>,
     /// What the encounter is called in messages.
     what: String,
 }
 
 /// One state's moves for one roll: the states they reach, each once in the
-/// order first reached, and the moves themselves in order, each naming its
-/// state by its place in `targets` (so a roll looks each state up once, not
-/// once per move).
+/// order first reached; the moves themselves in order (for the per-roll
+/// tiers); and, per tallied count, the moves in the order their terms are
+/// summed ([`Step`]), each naming its state by its place in `targets` (so a
+/// roll looks each state up once, not once per move).
 struct Row {
     targets: Vec<u32>,
     moves: Vec<Move>,
+    by_count: [Vec<Step>; COUNTS],
 }
 
+/// A move as one count sees it: the target's place, how much the count
+/// grows, and the move's probability.
+type Step = (u32, u32, f64);
+
 impl Row {
-    fn new(moves: &[Move]) -> Row {
+    fn new(moves: &[Move], max_step: usize) -> Row {
         let mut targets: Vec<u32> = Vec::new();
-        let moves = moves
+        let moves: Vec<Move> = moves
             .iter()
             .map(|&(to, flags, q)| {
                 let place = match targets.iter().position(|&t| t == to) {
@@ -67,25 +69,44 @@ impl Row {
                 (place as u32, flags, q)
             })
             .collect();
-        Row { targets, moves }
+        // Larger steps first, then the moves in order, so every cell sums
+        // its terms in one fixed order (by count, then by move), whatever
+        // the layout of the loops.
+        let by_count = std::array::from_fn(|k| {
+            (0..=max_step)
+                .rev()
+                .flat_map(|step| {
+                    moves
+                        .iter()
+                        .filter(move |&&(_, flags, _)| count_step(flags, k) == step)
+                        .map(move |&(place, _, q)| (place, step as u32, q))
+                })
+                .collect()
+        });
+        Row {
+            targets,
+            moves,
+            by_count,
+        }
     }
 }
 
-impl Mechanic for Encounter {
-    type State = u32;
-    type Mass = Runs;
+impl RowMechanic for Encounter {
     type Outcome = u32;
 
     fn steps(&self) -> usize {
         self.rolls
     }
 
-    fn initial(&mut self) -> Vec<(u32, Runs)> {
-        let mut runs = vec![0.0; COUNTS * self.width];
+    fn width(&self, _roll: usize) -> usize {
+        COUNTS * self.width
+    }
+
+    fn initial(&mut self, start: &mut Rows<u32>) {
+        let runs = start.to(0);
         for k in 0..COUNTS {
             runs[k * self.width] = 1.0;
         }
-        vec![(0, Runs(runs))]
     }
 
     /// Never asked: an encounter spends its work before it starts.
@@ -93,12 +114,17 @@ impl Mechanic for Encounter {
         self.what.clone()
     }
 
+    /// The first run's cells: the chance of the state.
+    fn total(&self, runs: &[f64]) -> f64 {
+        runs[..self.width].iter().sum()
+    }
+
     fn next(
         &mut self,
         roll: usize,
         s: u32,
-        Runs(runs): Runs,
-        next: &mut Next<u32, Runs, u32>,
+        runs: &[f64],
+        next: &mut Rows<u32>,
         _budget: &mut Budget,
     ) -> Result<(), ExactError> {
         let Encounter {
@@ -108,7 +134,6 @@ impl Mechanic for Encounter {
             width,
             tier_by_roll,
             slots,
-            spare,
             ..
         } = self;
         let (max_step, width) = (*max_step, *width);
@@ -123,59 +148,38 @@ impl Mechanic for Encounter {
             tiers[flag_tier(flags)] += p * q;
         }
         slots.clear();
+        let row_width = next.width();
         for &to in &row.targets {
-            slots.push(next.slot(to, || {
-                let mut v = spare.pop().unwrap_or_default();
-                v.clear();
-                v.resize(COUNTS * width, 0.0);
-                Runs(v)
-            }));
+            // Where the targets' rows start in the step's buffer.
+            slots.push(next.slot(to) * row_width);
         }
-        for k in 0..COUNTS {
+        let cells = next.cells();
+        for (k, steps) in row.by_count.iter().enumerate() {
             let from = &runs[k * width..=k * width + top];
             if from.iter().all(|&p| p == 0.0) {
                 continue;
             }
-            // Larger steps first, then the moves in order, so every cell
-            // sums its terms in one fixed order (by count, then by move),
-            // whatever the layout of the loops.
-            for step in (0..=max_step).rev() {
-                for &(place, flags, q) in moves {
-                    if count_step(flags, k) != step {
-                        continue;
-                    }
-                    let start = k * width + step;
-                    let target = &mut next.mass(slots[place as usize]).0[start..=start + top];
-                    for (cell, &p) in target.iter_mut().zip(from) {
-                        *cell += p * q;
-                    }
+            for &(place, step, q) in steps {
+                let start = slots[place as usize] + k * width + step as usize;
+                let target = &mut cells[start..=start + top];
+                for (cell, &p) in target.iter_mut().zip(from) {
+                    *cell += p * q;
                 }
             }
         }
-        spare.push(runs);
         Ok(())
     }
 
-    fn final_outcome(&self, s: &u32) -> u32 {
-        *s
+    fn final_outcome(&self, s: u32) -> u32 {
+        s
     }
 
-    fn absorb(&mut self, _s: u32, Runs(runs): Runs) {
+    fn absorb(&mut self, _s: u32, runs: &[f64]) {
         for (k, hist) in self.per_encounter.iter_mut().enumerate() {
             for count in 0..self.width {
                 hist.add(count as i64, runs[k * self.width + count]);
             }
         }
-    }
-}
-
-/// A state's count runs, one after another.
-struct Runs(Vec<f64>);
-
-impl Mass for Runs {
-    /// The first run's cells: the chance of the state.
-    fn total(&self) -> f64 {
-        self.0[..self.0.len() / COUNTS].iter().sum()
     }
 }
 
@@ -206,44 +210,74 @@ impl AdvantageCase {
         kind: RollKind,
         branches: &[(bool, bool, f64)],
     ) -> Vec<(Counters, f64)> {
-        let mut out = vec![(counters, 1.0)];
-        for holder in self.chance_holders(kind) {
-            out = out
-                .into_iter()
-                .flat_map(|(counters, p)| {
-                    branches.iter().map(move |&(gained, reduced, q)| {
-                        let mut next = counters;
-                        next[holder] = self.after_chances(next[holder], gained, reduced);
-                        (next, p * q)
-                    })
-                })
-                .collect();
-        }
+        let (mut out, mut scratch) = (Vec::new(), Vec::new());
+        self.chance_outcomes_into(counters, kind, branches, &mut out, &mut scratch);
         out
     }
 
+    /// [`AdvantageCase::chance_outcomes`] into `out`, drawing holder by
+    /// holder through `scratch`: the table of a large party calls it for
+    /// every face of every state.
+    fn chance_outcomes_into(
+        &self,
+        counters: Counters,
+        kind: RollKind,
+        branches: &[(bool, bool, f64)],
+        out: &mut Vec<(Counters, f64)>,
+        scratch: &mut Vec<(Counters, f64)>,
+    ) {
+        out.clear();
+        out.push((counters, 1.0));
+        for holder in self.chance_holders(kind) {
+            scratch.clear();
+            for &(counters, p) in out.iter() {
+                for &(gained, reduced, q) in branches {
+                    let mut next = counters;
+                    next[holder] = self.after_chances(next[holder], gained, reduced);
+                    scratch.push((next, p * q));
+                }
+            }
+            std::mem::swap(out, scratch);
+        }
+    }
+
     /// The chain's transitions for a roll of `kind`: per state, every
-    /// (next state, flags) with its probability, merged.
+    /// (next state, flags) with its probability, merged in the order first
+    /// reached.
     fn transitions(&self, space: &StateSpace, kind: RollKind) -> Vec<Vec<Move>> {
         let branches = self.chance_branches();
-        let mut position: HashMap<(u32, u8), usize> = HashMap::new();
+        // Where (state, flags) sits in a row's moves, by state and flags
+        // (flags fit in FLAGS values: two bits of tier, two of uses, one of
+        // miss-to-strong); emptied after each row.
+        const FLAGS: usize = 32;
+        let mut position = vec![u32::MAX; space.len() * FLAGS];
+        let (mut outcomes, mut scratch) = (Vec::new(), Vec::new());
         self.face_table(space, kind)
             .iter()
             .map(|row| {
                 let mut out: Vec<Move> = Vec::new();
-                position.clear();
                 for &(counters, flags) in row {
-                    for (next, p) in self.chance_outcomes(counters, kind, &branches) {
+                    self.chance_outcomes_into(
+                        counters,
+                        kind,
+                        &branches,
+                        &mut outcomes,
+                        &mut scratch,
+                    );
+                    for &(next, p) in &outcomes {
                         let to = space.index(next) as u32;
                         let q = p / 36.0;
-                        match position.get(&(to, flags)) {
-                            Some(&i) => out[i].2 += q,
-                            None => {
-                                position.insert((to, flags), out.len());
-                                out.push((to, flags, q));
-                            }
+                        let at = &mut position[to as usize * FLAGS + usize::from(flags)];
+                        if *at == u32::MAX {
+                            *at = out.len() as u32;
+                            out.push((to, flags, q));
+                        } else {
+                            out[*at as usize].2 += q;
                         }
                     }
+                }
+                for &(to, flags, _) in &out {
+                    position[to as usize * FLAGS + usize::from(flags)] = u32::MAX;
                 }
                 out
             })
@@ -308,7 +342,12 @@ impl AdvantageCase {
 
         let tables = tables
             .iter()
-            .map(|table| table.iter().map(|moves| Row::new(moves)).collect())
+            .map(|table| {
+                table
+                    .iter()
+                    .map(|moves| Row::new(moves, max_step))
+                    .collect()
+            })
             .collect();
         let mut encounter = Encounter {
             tables,
@@ -319,10 +358,9 @@ impl AdvantageCase {
             per_encounter: std::array::from_fn(|_| Hist::with_range(0, (n * max_step) as i64)),
             tier_by_roll: vec![[0.0; 3]; n],
             slots: Vec::new(),
-            spare: Vec::new(),
             what: what(),
         };
-        chain::run(&mut encounter, Pruning::NONE, budget)?;
+        chain::run_rows(&mut encounter, Pruning::NONE, budget)?;
         Ok(AdvantageHists {
             per_encounter: encounter.per_encounter,
             tier_by_roll: encounter.tier_by_roll,

@@ -10,8 +10,8 @@
 use rustc_hash::FxHashMap;
 
 use crate::dice::Die;
-use crate::engine::chain::{self, Mass, Mechanic, Next, Pruning};
-use crate::engine::exact::{Budget, ExactError};
+use crate::engine::chain::{self, Pruning, RowMechanic, Rows};
+use crate::engine::exact::{Budget, ExactError, DENSE_OPS_PER_STEP};
 
 use super::exact::pool_probabilities;
 use super::rules::{held_total, keep_top, value_rank, Rank, MAX_KEEP};
@@ -29,13 +29,6 @@ pub const PRUNE_FROM: usize = 1024;
 
 /// Highest hitch level that matters: 4 or more hitches all add a d12.
 const HITCH_LEVELS: usize = 5;
-
-/// Multiply-adds on dense vectors per budget step: the budget counts
-/// hash-map updates (`engine::exact`), and the chain's inner loops are plain
-/// array arithmetic, far cheaper (measured: a 60-action scene of
-/// `d10 2d8 d6`, about 415 million of them, in about a second of release
-/// build on the shared target machine).
-const DENSE_OPS_PER_STEP: u64 = 32;
 
 /// The `reaction_keep` highest live values of a pool, highest first: all
 /// a total needs. Unlike the action's state it ignores die sizes
@@ -262,23 +255,12 @@ impl<'a> DoomPools<'a> {
     }
 }
 
-/// What a doom pool in play carries: for scenes in it, the chance of each
-/// count of successes and of heroic successes so far (two marginals of one
-/// mass).
-struct Counts {
-    successes: Vec<f64>,
-    heroics: Vec<f64>,
-}
-
-impl Mass for Counts {
-    fn total(&self) -> f64 {
-        self.successes.iter().sum()
-    }
-}
-
 /// The scene as a chain ([`crate::engine::chain`]): the state is the doom
 /// pool (its number in [`DoomPools`]), a step is one action, and a scene
 /// ends early when the GM spends 2d12, or else in the pool it finishes with.
+/// A pool's row holds, for scenes in it, the chance of each count of
+/// successes so far and then of each count of heroic successes (two
+/// marginals of one mass), `action + 1` numbers each before `action`.
 struct Scene<'a> {
     pools: DoomPools<'a>,
     /// The hitch levels the action can roll.
@@ -286,14 +268,9 @@ struct Scene<'a> {
     /// Dice in the starting doom pool.
     start: u64,
     hists: SceneHists<f64>,
-    /// Count vectors of pools already played, reused for the next action's
-    /// pools: allocating them afresh was a quarter of the time.
-    spare: Vec<Vec<f64>>,
 }
 
-impl Mechanic for Scene<'_> {
-    type State = u32;
-    type Mass = Counts;
+impl RowMechanic for Scene<'_> {
     /// The doom pool the scene ended with, and whether the GM ended it.
     type Outcome = (DoomKey, bool);
 
@@ -301,12 +278,12 @@ impl Mechanic for Scene<'_> {
         self.pools.case.actions as usize
     }
 
-    fn initial(&mut self) -> Vec<(u32, Counts)> {
-        let counts = Counts {
-            successes: vec![1.0],
-            heroics: vec![1.0],
-        };
-        vec![(0, counts)]
+    fn width(&self, action: usize) -> usize {
+        2 * (action + 1)
+    }
+
+    fn initial(&mut self, start: &mut Rows<(DoomKey, bool)>) {
+        start.to(0).copy_from_slice(&[1.0, 1.0]);
     }
 
     fn work(&self, action: usize, live: usize) -> u64 {
@@ -321,64 +298,60 @@ impl Mechanic for Scene<'_> {
         )
     }
 
+    /// The chance of the pool: its success counts' sum.
+    fn total(&self, row: &[f64]) -> f64 {
+        row[..row.len() / 2].iter().sum()
+    }
+
     fn next(
         &mut self,
         action: usize,
         id: u32,
-        state: Counts,
-        next: &mut Next<u32, Counts, (DoomKey, bool)>,
+        row: &[f64],
+        next: &mut Rows<(DoomKey, bool)>,
         budget: &mut Budget,
     ) -> Result<(), ExactError> {
+        let key = self.pools.keys[id as usize];
+        if self.pools.case.ends(&key) {
+            // The GM spends 2d12: this and every later action does not
+            // happen, and counts as not succeeding (docs/cortex.md).
+            next.absorb((key, true), row);
+            self.pools.tops.remove(&id);
+            return Ok(());
+        }
+        let mass = self.total(row);
         let Scene {
             pools,
             levels,
             hists,
-            spare,
             ..
         } = self;
-        let key = pools.keys[id as usize];
-        if pools.case.ends(&key) {
-            // The GM spends 2d12: this and every later action does not
-            // happen, and counts as not succeeding (docs/cortex.md).
-            next.absorb((key, true), state);
-            pools.tops.remove(&id);
-            return Ok(());
-        }
-        let mass = state.total();
-        let width = action + 2;
+        let (successes, heroics) = row.split_at(action + 1);
         let joint = pools.joint[id as usize];
         for &level in levels.iter() {
             let child = pools.child(id, level, budget)?;
             let p_level = pools.hitch_levels[level];
             let [p_success, p_heroic] = joint[level];
             hists.success_by_action[action] += mass * p_success;
-            let target = next.to(child, || Counts {
-                successes: fresh(spare, width),
-                heroics: fresh(spare, width),
-            });
-            for c in 0..=action {
-                let (s, h) = (state.successes[c], state.heroics[c]);
-                target.successes[c + 1] += s * p_success;
-                target.successes[c] += s * (p_level - p_success);
-                target.heroics[c + 1] += h * p_heroic;
-                target.heroics[c] += h * (p_level - p_heroic);
-            }
+            let (to_successes, to_heroics) = next.to(child).split_at_mut(action + 2);
+            count_into(to_successes, successes, p_success, p_level);
+            count_into(to_heroics, heroics, p_heroic, p_level);
         }
         // Every pool this one can become is now known.
         pools.tops.remove(&id);
-        spare.extend([state.successes, state.heroics]);
         Ok(())
     }
 
-    fn final_outcome(&self, id: &u32) -> (DoomKey, bool) {
-        (self.pools.keys[*id as usize], false)
+    fn final_outcome(&self, id: u32) -> (DoomKey, bool) {
+        (self.pools.keys[id as usize], false)
     }
 
     /// Adds the scenes that end in a pool to the tallies.
-    fn absorb(&mut self, (key, ended): (DoomKey, bool), state: Counts) {
+    fn absorb(&mut self, (key, ended): (DoomKey, bool), row: &[f64]) {
         let hists = &mut self.hists;
+        let (successes, heroics) = row.split_at(row.len() / 2);
         let mut mass = 0.0;
-        for (c, (&s, &h)) in state.successes.iter().zip(&state.heroics).enumerate() {
+        for (c, (&s, &h)) in successes.iter().zip(heroics).enumerate() {
             hists.successes.add(c as i64, s);
             hists.heroics.add(c as i64, h);
             mass += s;
@@ -392,16 +365,22 @@ impl Mechanic for Scene<'_> {
             *hists.final_doom.entry(key).or_insert(0.0) += mass;
             hists.final_dice.add(dice_in(&key) as i64, mass);
         }
-        self.spare.extend([state.successes, state.heroics]);
     }
 }
 
-/// A count vector of `width` zeros, reusing a spare one.
-fn fresh(spare: &mut Vec<Vec<f64>>, width: usize) -> Vec<f64> {
-    let mut v = spare.pop().unwrap_or_default();
-    v.clear();
-    v.resize(width, 0.0);
-    v
+/// Adds the counts `from` after one action at this hitch level to `to`
+/// (one longer): a count grows by one with chance `p_more`, stays with the
+/// rest of `p_level`. Each cell takes the count below's share, then its own,
+/// the order of a single loop over the counts, in two passes the compiler
+/// vectorises.
+fn count_into(to: &mut [f64], from: &[f64], p_more: f64, p_level: f64) {
+    for (cell, &p) in to[1..].iter_mut().zip(from) {
+        *cell += p * p_more;
+    }
+    let p_same = p_level - p_more;
+    for (cell, &p) in to.iter_mut().zip(from) {
+        *cell += p * p_same;
+    }
 }
 
 impl SceneCase {
@@ -422,11 +401,10 @@ impl SceneCase {
             levels,
             start: dice_in(&key_of(&self.doom)),
             hists: SceneHists::new(self.actions),
-            spare: Vec::new(),
         };
         // A dropped pool keeps its top values: a likelier path may reach it
         // again.
-        let run = chain::run(&mut scene, Pruning::below(PRUNE_BELOW, PRUNE_FROM), budget)?;
+        let run = chain::run_rows(&mut scene, Pruning::below(PRUNE_BELOW, PRUNE_FROM), budget)?;
         scene.hists.dropped = run.dropped;
         Ok(scene.hists)
     }

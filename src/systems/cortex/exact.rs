@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 
 use crate::dice::{Die, Pool};
 use crate::distribution::Hist;
-use crate::engine::exact::{Budget, ExactError};
+use crate::engine::exact::{Budget, ExactError, DENSE_OPS_PER_STEP};
 
 use super::max_effect::{choice_outcomes, score_choice};
 use super::plot_points::PlotRoll;
@@ -278,11 +278,14 @@ impl CortexCase {
 
     /// The outcome histograms in weights `W`, through the programmes.
     fn weighted_hists<W: Cached>(&self, budget: &mut Budget) -> Result<CortexHists<W>, ExactError> {
-        // The hitch convolution is quadratic in the number of dice; it is
-        // budgeted too, or `100000d4` would pass the DP's check and then
-        // spend seconds here.
+        // The hitch convolution takes n (n + 1) / 2 multiply-adds on a dense
+        // vector for n dice; it is budgeted too, or `100000d4` would pass
+        // the DP's check and then spend seconds here, but at the dense rate,
+        // so `10000d8` (a twentieth of a second of it) is not refused.
         let n = self.pool.len() as u64;
-        budget.spend(n * (n + 1) / 2, &|| format!("the pool {}", self.pool))?;
+        budget.spend(n * (n + 1) / 2 / DENSE_OPS_PER_STEP, &|| {
+            format!("the pool {}", self.pool)
+        })?;
         let reaction_whole = match &self.opposition {
             Opposition::Pool(vs) => W::whole_of(vs),
             _ => W::ONE,
@@ -490,5 +493,45 @@ mod tests {
         let h = big.exact_hists(&mut Budget::unlimited()).unwrap();
         assert!(!h.counted);
         assert!(big.fractions(&h).is_none());
+    }
+
+    #[test]
+    fn the_hitch_convolution_is_charged_at_the_dense_rate() {
+        // The steps charged for n small dice, fitted on two sizes as a n +
+        // c n^2: the programme's share is linear, the convolution's
+        // n (n + 1) / 2 multiply-adds cost one step per DENSE_OPS_PER_STEP.
+        let spent = |n: usize| {
+            let case = CortexCase {
+                pool: Pool::new(vec![crate::dice::Die::D4; n]),
+                opposition: Opposition::Difficulty(5),
+                rules: Rules {
+                    keep: 1,
+                    ..Rules::default()
+                },
+            };
+            let mut budget = Budget::unlimited();
+            case.exact_hists(&mut budget).unwrap();
+            (u64::MAX - budget.remaining()) as f64
+        };
+        let n = 2000.0;
+        let c = (spent(4000) - 2.0 * spent(2000)) / (2.0 * n * n);
+        let want = 1.0 / (2.0 * DENSE_OPS_PER_STEP as f64);
+        assert!((c / want - 1.0).abs() < 0.01, "{c} against {want}");
+        // So 10,000 dice against 2d6 fit the interactive budget (a fraction
+        // of a second), and 100,000 are still refused before the work.
+        let large = CortexCase {
+            pool: Pool::parse_cortex("10000d8").unwrap(),
+            opposition: Opposition::Pool(Pool::parse_cortex("2d6").unwrap()),
+            rules: Rules::default(),
+        };
+        assert!(large.exact_hists(&mut Budget::interactive()).is_ok());
+        let huge = CortexCase {
+            pool: Pool::new(vec![crate::dice::Die::D4; 100_000]),
+            ..large
+        };
+        assert!(matches!(
+            huge.exact_hists(&mut Budget::interactive()),
+            Err(ExactError::TooLarge(_))
+        ));
     }
 }

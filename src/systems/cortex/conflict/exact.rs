@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 
 use super::UNRESOLVED_MASS;
 use super::{stress_code, stress_of};
-use super::{taken_out, ConflictCase, ConflictHists, Ending, FoeState, STRESS_CODES};
+use super::{taken_out, Actor, ConflictCase, ConflictHists, Ending, FoeState, STRESS_CODES};
 use crate::dice::Pool;
 use crate::engine::chain::{self, Mechanic, Next, Pruning};
 use crate::engine::exact::{Budget, ExactError};
@@ -24,11 +24,12 @@ struct OpposedEffects {
 
 /// The exact opposed rolls a conflict meets, memoised: every pool's
 /// (total, effect) distribution once per `keep`, every (action, reaction)
-/// pair's final-effect distribution once.
+/// pair's final-effect distribution once (numbered in the order met).
 struct OpposedRolls<'a> {
     case: &'a ConflictCase,
     pools: FxHashMap<(Pool, usize), Vec<(PoolRoll, f64)>>,
-    pairs: FxHashMap<(Pool, Pool), OpposedEffects>,
+    pairs: FxHashMap<(Pool, Pool), usize>,
+    effects: Vec<OpposedEffects>,
 }
 
 impl<'a> OpposedRolls<'a> {
@@ -37,6 +38,7 @@ impl<'a> OpposedRolls<'a> {
             case,
             pools: FxHashMap::default(),
             pairs: FxHashMap::default(),
+            effects: Vec::new(),
         }
     }
 
@@ -65,13 +67,14 @@ impl<'a> OpposedRolls<'a> {
         Ok(&self.pools[&key])
     }
 
-    /// The final-effect distribution of `action` against `reaction`.
+    /// The number of the final-effect distribution of `action` against
+    /// `reaction` in `effects`.
     fn effects(
         &mut self,
         action: Pool,
         reaction: Pool,
         budget: &mut Budget,
-    ) -> Result<&OpposedEffects, ExactError> {
+    ) -> Result<usize, ExactError> {
         let key = (action, reaction);
         if !self.pairs.contains_key(&key) {
             let case = self.case;
@@ -91,9 +94,10 @@ impl<'a> OpposedRolls<'a> {
             }
             let mut wins: Vec<_> = wins.into_iter().collect();
             wins.sort_by_key(|w| w.0);
-            self.pairs.insert(key.clone(), OpposedEffects { wins });
+            self.pairs.insert(key.clone(), self.effects.len());
+            self.effects.push(OpposedEffects { wins });
         }
-        Ok(&self.pairs[&key])
+        Ok(self.pairs[&key])
     }
 }
 
@@ -105,11 +109,42 @@ struct Fight<'a> {
     /// Team dice counts a foe can have left (1 for a foe who is not a mob).
     team_slots: usize,
     rolls: OpposedRolls<'a>,
+    /// Per turn (the hero's, the foe's) and standing, the number of its
+    /// opposed roll in `rolls` ([`UNMET`]: not met yet), so a standing met
+    /// again builds no pools.
+    met: Vec<Vec<u32>>,
     hists: ConflictHists<f64>,
     mob: bool,
     /// The exchange being played: the fights still on after the last step
     /// end in it.
     played: u32,
+}
+
+/// A standing whose opposed roll on a turn is not known yet.
+const UNMET: u32 = u32::MAX;
+
+impl Fight<'_> {
+    /// The number in `rolls` of the opposed roll of `turn` (whose actor is
+    /// `actor`) from standing `at`, which is `hero` and `foe`.
+    fn opposed(
+        &mut self,
+        turn: usize,
+        actor: Actor,
+        at: Standing,
+        (hero, foe): (Option<u32>, FoeState),
+        budget: &mut Budget,
+    ) -> Result<usize, ExactError> {
+        let met = &mut self.met[turn];
+        if met.len() <= at as usize {
+            met.resize(at as usize + 1, UNMET);
+        }
+        if met[at as usize] == UNMET {
+            let (action, reaction) = self.case.pools(actor, hero, foe);
+            let pair = self.rolls.effects(action, reaction, budget)?;
+            self.met[turn][at as usize] = pair as u32;
+        }
+        Ok(self.met[turn][at as usize] as usize)
+    }
 }
 
 /// Where a conflict stands between two half exchanges, numbered: (hero
@@ -185,13 +220,13 @@ impl Mechanic for Fight<'_> {
         let actors = self.case.actors();
         let exchange = (step / actors.len()) as u32 + 1;
         self.played = exchange;
-        let actor = actors[step % actors.len()];
+        let turn = step % actors.len();
+        let actor = actors[turn];
         let slots = self.team_slots;
         let (hero, foe) = parts(slots, at);
-        let (action, reaction) = self.case.pools(actor, hero, foe);
-        let effects = self.rolls.effects(action, reaction, budget)?;
+        let pair = self.opposed(turn, actor, at, (hero, foe), budget)?;
         let mut missed = p;
-        for &(effect, q) in &effects.wins {
+        for &(effect, q) in &self.rolls.effects[pair].wins {
             missed -= p * q;
             match self.case.inflict(actor, hero, foe, effect) {
                 Some((hero, foe)) => next.add(standing(slots, hero, foe), p * q),
@@ -227,6 +262,7 @@ impl ConflictCase {
             case: self,
             team_slots: self.start().team as usize + 1,
             rolls: OpposedRolls::new(self),
+            met: vec![Vec::new(); self.actors().len()],
             hists: ConflictHists::new(self.tally_range()),
             mob: self.mob.is_some(),
             played: 0,

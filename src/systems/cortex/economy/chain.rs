@@ -21,7 +21,7 @@ use rustc_hash::FxHashMap;
 
 use crate::dice::{Die, Pool};
 use crate::engine::chain::{self, Mass, Mechanic, Next, Pruning, State};
-use crate::engine::exact::{Budget, ExactError};
+use crate::engine::exact::{Budget, ExactError, DENSE_OPS_PER_STEP};
 
 use super::super::doom_chain::{PRUNE_BELOW, PRUNE_FROM};
 use super::super::keys::GmSpend;
@@ -33,10 +33,6 @@ use super::{Economy, EconomyHists, EconomyTally};
 
 /// Hitch levels that matter: 4 or more hitches all add a d12.
 const HITCH_LEVELS: usize = 5;
-
-/// Vector multiply-adds per budget step, as the plain scene's chain counts
-/// them (docs/cortex.md: the budget counts hash-map updates).
-const DENSE_OPS_PER_STEP: u64 = 32;
 
 /// The hero's roll for one preparation, by (hitch level, spent on the
 /// total): its chance, and the chance of each final total or more.

@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
-use crate::distribution::Evaluation;
+use crate::distribution::{Evaluation, Metric};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{
@@ -63,6 +63,12 @@ pub trait SystemCase: Send + Sync + std::fmt::Debug {
         self.monte_carlo(&one_trial)
             .map(|e| e.metrics.into_iter().map(|m| m.name).collect())
             .unwrap_or_default()
+    }
+    /// What a reader of this case's `metrics` must be told, one line each
+    /// (docs/reports.md, "Nothing silent"): a capped conflict that leaves
+    /// many fights unresolved. Most systems have nothing to say.
+    fn warnings(&self, _metrics: &[Metric]) -> Vec<String> {
+        Vec::new()
     }
     /// The keys that name a case of this system when they are swept together
     /// (`pool` and `vs` give "d10 2d8 d6 vs 2d6"); `None` for key=value names.
@@ -229,7 +235,12 @@ impl System {
                 conflict::MEAN_EXCHANGES,
                 conflict::P_HERO_STRESSED,
             ],
+            // An extended or contested action leads with its own answer.
             System::Storytelling => &[
+                pool::P_EXTENDED_SUCCESS,
+                pool::MEAN_ROLLS_TO_SUCCESS,
+                pool::P_WIN,
+                pool::P_TIE,
                 pool::P_SUCCESS,
                 pool::P_EXCEPTIONAL,
                 pool::MEAN_SUCCESSES,
@@ -305,9 +316,7 @@ impl System {
             System::CortexConflict => {
                 Box::new(cortex::conflict::ConflictCase::from_options(options)?)
             }
-            System::Storytelling => {
-                Box::new(storytelling::StorytellingCase::from_options(options)?)
-            }
+            System::Storytelling => storytelling::resolve(options)?,
             System::Advantage => Box::new(advantage::AdvantageCase::from_options(options)?),
         })
     }

@@ -20,10 +20,12 @@ mod advantage;
 mod balance;
 mod conflict;
 mod cortex;
+mod economy;
 pub(crate) mod labels;
 mod plot_points;
 mod scene;
 mod storytelling;
+mod storytelling_actions;
 mod totals;
 
 use serde_json::Value as Json;
@@ -64,14 +66,27 @@ pub fn charts(report: &Report) -> Vec<Chart> {
                 charts.extend(plot_points::chart(&results));
                 charts
             }
-            System::CortexScene => scene::charts(&results),
+            System::CortexScene => {
+                let mut charts = scene::charts(&results);
+                charts.extend(economy::charts(&results));
+                charts
+            }
             System::CortexConflict => conflict::charts(&results),
-            System::Storytelling => storytelling::charts(&results),
+            System::Storytelling => {
+                // Extended and contested actions have charts of their own.
+                let (actions, rolls): (Vec<&CaseResult>, Vec<&CaseResult>) = results
+                    .iter()
+                    .copied()
+                    .partition(|r| storytelling_actions::is_action(r));
+                let mut charts = storytelling::charts(&rolls);
+                charts.extend(storytelling_actions::charts(&actions));
+                charts
+            }
             System::Advantage => advantage::charts(&results),
         };
         if all > MAX_CHARTED_CASES {
             for chart in &mut drawn {
-                chart.notes.push(format!(
+                chart.cut(format!(
                     "Only the first {MAX_CHARTED_CASES} of {} cases are drawn; the tables hold every case.",
                     thousands(all as u64)
                 ));
@@ -124,7 +139,7 @@ pub fn drawn_rank(system: System, metric: &str) -> Option<usize> {
     let drawn: &[MetricRef] = match system {
         System::Cortex => cortex::METRICS_DRAWN,
         System::CortexScene => scene::METRICS_DRAWN,
-        System::Storytelling => storytelling::METRICS_DRAWN,
+        System::Storytelling => return storytelling_actions::drawn_rank(metric),
         System::Advantage => advantage::METRICS_DRAWN,
         System::CortexConflict => conflict::METRICS_DRAWN,
     };
@@ -132,9 +147,17 @@ pub fn drawn_rank(system: System, metric: &str) -> Option<usize> {
 }
 
 /// The chart files of a report: `<stem>.png` and `<stem>.svg` per chart.
+/// What a chart leaves out is said on stderr, one line per chart, which
+/// `--quiet` does not hide (docs/reports.md, "Nothing silent").
 pub fn files(report: &Report) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
     let mut files = Vec::new();
     for chart in charts(report) {
+        for warning in &chart.warnings {
+            crate::messages::say(format_args!(
+                "warning: chart {} of {}: {warning}",
+                chart.stem, report.name
+            ));
+        }
         files.push((format!("{}.png", chart.stem), render::png(&chart)?));
         files.push((
             format!("{}.svg", chart.stem),

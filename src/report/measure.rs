@@ -204,7 +204,7 @@ pub(super) fn check_measure(
             Err(InputError(format!(
                 "`--metric {text}`{why}{}; {} (a tail `VARIABLE>=N`, `<=N` or `=N` of {})",
                 did_you_mean(name, computed.iter().copied()),
-                allowed(computed.iter()),
+                allowed(names),
                 variables.join(", ")
             )))
         }

@@ -672,7 +672,11 @@ mod tests {
 
     #[test]
     fn a_case_gets_a_line_and_a_table() {
-        let md = markdown::render(&results(&fixture::cortex(false, false)));
+        let mut report = fixture::cortex(false, false);
+        let words = markdown::render(&results(&report));
+        assert!(words.contains("| chance of success | "), "{words}");
+        report.presentation.names = Names::Code;
+        let md = markdown::render(&results(&report));
         assert!(
             md.contains("**d8 2d6 vs 2d6** (cortex): rules `keep = 2`"),
             "{md}"
@@ -683,7 +687,8 @@ mod tests {
 
     #[test]
     fn both_methods_share_one_table() {
-        let report = fixture::report();
+        let mut report = fixture::report();
+        report.presentation.names = Names::Code;
         let (exact, mc) = (&report.results[0], &report.results[1]);
         let md = markdown::render(&results(&report));
         assert!(
@@ -722,7 +727,8 @@ mod tests {
 
     #[test]
     fn page_tables_show_what_the_charts_draw() {
-        let report = fixture::cortex(true, true);
+        let mut report = fixture::cortex(true, true);
+        report.presentation.names = Names::Code;
         let tables = ResultsTables::new(&report);
         let table = tables.table(0);
         let names: Vec<String> = table.header[2..]

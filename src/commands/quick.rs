@@ -55,6 +55,27 @@ pub fn storytelling(args: &StorytellingArgs, cancel: &AtomicBool) -> anyhow::Res
 /// argument) is the scenario key of the same name.
 fn quick_command(system: System, args: &QuickArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     let settings = Settings::resolve(&args.common, None, None)?;
+    let report = quick_report(&cases_of(system, args)?, &settings, cancel)?;
+    print_report(&report, settings.format)
+}
+
+/// A quick command's cases from its parsed flags, each checked as the
+/// scenario key of the same name (`oddsmith serve` reads its query strings
+/// through this too, so the page and the command line say the same).
+pub(crate) fn cases_of(system: System, args: &QuickArgs) -> anyhow::Result<Vec<Case>> {
+    cases_from(system, flags_of(args)?)
+}
+
+/// The cases of a quick command's [`flags_of`].
+pub(crate) fn cases_from(system: System, flags: Vec<Flag>) -> anyhow::Result<Vec<Case>> {
+    let positional = system.positional_key().map_or("", |key| key.name);
+    quick_cases(system, positional, flags)
+}
+
+/// A quick command's flags as the scenario keys of the same name, each
+/// with every value given (a comma list in the positional argument split,
+/// a table's `name=value` pairs read).
+pub(crate) fn flags_of(args: &QuickArgs) -> anyhow::Result<Vec<Flag>> {
     let mut flags = Vec::new();
     for (key, given) in &args.keys {
         let values = if key.positional {
@@ -85,8 +106,7 @@ fn quick_command(system: System, args: &QuickArgs, cancel: &AtomicBool) -> anyho
         };
         flags.push((key.name, values));
     }
-    let positional = system.positional_key().map_or("", |key| key.name);
-    quick(quick_cases(system, positional, flags)?, settings, cancel)
+    Ok(flags)
 }
 
 /// A table key's example, `miss=1,weak=0,strong=0`: its first sub-key 1,
@@ -158,11 +178,16 @@ fn quick_cases(
     sweep_cases(system, None, &entries, resolve).map_err(|e| input_error(e.message))
 }
 
-/// Evaluates the quick cases and prints them, side by side when there are several.
-fn quick(cases: Vec<Case>, settings: Settings, cancel: &AtomicBool) -> anyhow::Result<()> {
+/// Evaluates the quick cases into their report, side by side when there
+/// are several.
+pub(crate) fn quick_report(
+    cases: &[Case],
+    settings: &Settings,
+    cancel: &AtomicBool,
+) -> anyhow::Result<Report> {
     let mut results = Vec::new();
-    for case in &cases {
-        results.extend(evaluate_case(case, &settings, cancel)?);
+    for case in cases {
+        results.extend(evaluate_case(case, settings, cancel)?);
     }
     let report = Report {
         kind: ReportKind::Cases,
@@ -175,5 +200,5 @@ fn quick(cases: Vec<Case>, settings: Settings, cancel: &AtomicBool) -> anyhow::R
         table: TableLayout::SideBySide,
         spilled_distributions: None,
     };
-    print_report(&report, settings.format)
+    Ok(report)
 }

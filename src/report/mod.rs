@@ -215,10 +215,8 @@ pub fn write(report: &Report, format: Format, out: &mut dyn Write) -> anyhow::Re
         Format::Json => json::write_report(report, false, &mut *out)?,
         Format::Markdown => {
             let mut doc = Vec::new();
-            if show_cases && compares_cases(report) {
-                doc.extend(page::comparison(report));
-            } else if show_cases {
-                doc.extend(page::results(report));
+            if show_cases {
+                doc.extend(cases_document(report));
             }
             if show_balances {
                 doc.extend(page::balances(&report.balances));
@@ -228,6 +226,22 @@ pub fn write(report: &Report, format: Format, out: &mut dyn Write) -> anyhow::Re
         }
     }
     Ok(())
+}
+
+/// The cases as `--format markdown` shows them: one table, or the cases
+/// side by side when a quick command compares several.
+pub fn cases_document(report: &Report) -> document::Document {
+    if compares_cases(report) {
+        page::comparison(report)
+    } else {
+        page::results(report)
+    }
+}
+
+/// The cases' table as an HTML fragment: the Markdown output's cells
+/// (`oddsmith serve`'s page shows it).
+pub fn cases_html(report: &Report) -> String {
+    html::fragment(&cases_document(report))
 }
 
 /// The report as stdout shows it, as bytes ([`write`]).

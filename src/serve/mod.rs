@@ -90,7 +90,10 @@ async fn guard(State(state): State<AppState>, request: Request, next: Next) -> R
 
 /// The address `--bind` names.
 fn address(bind: &str) -> anyhow::Result<SocketAddr> {
-    bind.parse().map_err(|_| {
+    use std::net::ToSocketAddrs;
+    // `localhost:7878` is looked up locally (the hosts file).
+    let found = bind.to_socket_addrs().ok().and_then(|mut all| all.next());
+    found.ok_or_else(|| {
         input_error(format!(
             "`--bind` is \"{bind}\"; give an address and port such as 127.0.0.1:7878 (port 0 takes any free port)"
         ))

@@ -62,12 +62,12 @@ fn chances(result: &CaseResult, variable: &str) -> Vec<Chances> {
         .collect();
     numeric.sort();
     let whole = numeric.first().and_then(|&(_, i)| out[i].at_least);
-    for k in 0..numeric.len() {
-        let i = numeric[k].1;
-        out[i].at_most = match numeric.get(k + 1) {
+    for (k, &(_, i)) in numeric.iter().enumerate() {
+        let at_most = match numeric.get(k + 1) {
             Some(&(_, next)) => whole.zip(out[next].at_least).map(|(w, a)| (w - a).max(0.0)),
             None => whole,
         };
+        out[i].at_most = at_most;
     }
     out
 }

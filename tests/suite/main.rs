@@ -29,4 +29,6 @@ mod publish;
 mod report;
 mod scenario_validation;
 mod scene;
+mod serve_api;
+mod serve_browser;
 mod storytelling;

@@ -37,6 +37,7 @@ fn sweep() -> Report {
         balances: Vec::new(),
         table: TableLayout::Compact,
         spilled_distributions: None,
+        presentation: Default::default(),
     }
 }
 

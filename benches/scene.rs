@@ -1,8 +1,9 @@
 //! Speed targets of the balancing tools: an exact doom-pool scene
 //! of 10 actions from a 3d8 doom pool "in well under a second", the balance
 //! solver on the default nine-rung ladder ("instant"), the exact
-//! max-effect programme, and a 60-action scene within about a
-//! second.
+//! max-effect programme, a 60-action scene within about a
+//! second, and a scene's economy (every spending rule on) of 8 actions,
+//! exact, under 100 ms, with how it grows with the actions.
 
 use std::hint::black_box;
 
@@ -11,6 +12,7 @@ use oddsmith::balance::BalanceSpec;
 use oddsmith::dice::Pool;
 use oddsmith::engine::exact::Budget;
 use oddsmith::options::{KeyStyle, Options, RawItem, RawValue};
+use oddsmith::systems::cortex::economy::{Distinction, Economy, GmSpend, HeroSpend};
 use oddsmith::systems::cortex::scene::SceneCase;
 use oddsmith::systems::cortex::{CortexCase, Opposition, Policy, Rules};
 
@@ -25,6 +27,7 @@ fn scene_exact(c: &mut Criterion) {
         actions: 10,
         rules: Rules::default(),
         end_at_2d12: true,
+        economy: None,
     };
     c.bench_function("scene exact: d10 2d8 d6 vs 3d8, 10 actions", |b| {
         b.iter(|| black_box(case.exact_hists(&mut Budget::unlimited()).unwrap()))
@@ -40,6 +43,7 @@ fn scene_exact_60_actions(c: &mut Criterion) {
         actions: 60,
         rules: Rules::default(),
         end_at_2d12: false,
+        economy: None,
     };
     let mut group = c.benchmark_group("scene_exact_60_actions");
     group.sample_size(10);
@@ -80,8 +84,44 @@ fn max_effect_exact(c: &mut Criterion) {
     });
 }
 
+/// Every spending rule on: a hero starting with a plot point who rolls the
+/// distinction as d4 when broke and spends on the total below 12, and a GM
+/// who spends doom dice to win; 8 actions (aim: under 100 ms), and 4, 6, 8,
+/// 10 and 12 to show how it grows.
+fn economy_exact(c: &mut Criterion) {
+    let economy = Economy {
+        start_plot_points: 1,
+        hero_spend: HeroSpend::AddToTotal,
+        spend_below: Some(12),
+        distinction: Distinction::D4WhenBroke,
+        gm_spend: GmSpend::ToWin,
+    };
+    let mut group = c.benchmark_group("economy_exact");
+    group.sample_size(10);
+    for actions in [4, 6, 8, 10, 12] {
+        let case = SceneCase {
+            pool: pool("d10 2d8 d6"),
+            doom: pool("2d6"),
+            actions,
+            rules: Rules::default(),
+            end_at_2d12: true,
+            economy: Some(economy),
+        };
+        group.bench_function(format!("d10 2d8 d6 vs 2d6, {actions} actions"), |b| {
+            b.iter(|| {
+                black_box(
+                    case.economy_exact_hists(&economy, &mut Budget::unlimited())
+                        .unwrap(),
+                )
+            })
+        });
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
+    economy_exact,
     scene_exact,
     scene_exact_60_actions,
     balance_default_ladder,

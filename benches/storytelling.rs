@@ -1,11 +1,15 @@
 //! Storytelling speed: Monte Carlo pools per second for a 10-die
 //! 10-again pool on one thread and on every thread, and the exact method on
-//! a 40-die 8-again rote pool (target: milliseconds).
+//! a 40-die 8-again rote pool (target: milliseconds), on a 10-die 8-again
+//! rote extended action of 30 successes in 20 rolls, and on a 20 x 20 grid
+//! of contests (1 to 20 dice against 1 to 20).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use oddsmith::engine::exact::Budget;
 use oddsmith::engine::monte_carlo::{McSettings, Workers};
-use oddsmith::systems::storytelling::{Rules, StorytellingCase};
+use oddsmith::systems::storytelling::{
+    ContestCase, ContestTies, ExtendedCase, Rules, StorytellingCase,
+};
 use oddsmith::systems::SystemCase;
 
 fn case(dice: i64, again: u8, rote: bool) -> StorytellingCase {
@@ -49,5 +53,35 @@ fn exact(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, monte_carlo, exact);
+fn actions(c: &mut Criterion) {
+    let extended = ExtendedCase {
+        base: case(10, 8, true),
+        extended: 30,
+        rolls: 20,
+    };
+    c.bench_function(
+        "storytelling_exact_extended_10_dice_8_again_rote_30_in_20",
+        |b| b.iter(|| extended.exact(&mut Budget::unlimited()).unwrap()),
+    );
+    let grid: Vec<ContestCase> = (1..=20)
+        .flat_map(|mine| {
+            (1..=20).map(move |theirs| ContestCase {
+                base: case(mine, 10, false),
+                vs_dice: theirs,
+                vs_modifier: 0,
+                opponent: case(theirs, 10, false).rules,
+                ties: ContestTies::Opponent,
+            })
+        })
+        .collect();
+    c.bench_function("storytelling_exact_contest_grid_20_by_20", |b| {
+        b.iter(|| {
+            grid.iter()
+                .map(|contest| contest.exact(&mut Budget::unlimited()).unwrap())
+                .collect::<Vec<_>>()
+        })
+    });
+}
+
+criterion_group!(benches, monte_carlo, exact, actions);
 criterion_main!(benches);

@@ -140,6 +140,47 @@ pub struct CommonArgs {
     pub fractions: bool,
 }
 
+/// How people's tables name metrics and keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum NamesArg {
+    /// In words: "chance of success", "10-again".
+    #[default]
+    Words,
+    /// As code names: `p_success`, `again=10` (CSV and JSON always are).
+    Code,
+}
+
+/// A distribution view (`--view`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ViewArg {
+    /// P(outcome).
+    Exactly,
+    /// P(outcome or more).
+    AtLeast,
+    /// P(outcome or less).
+    AtMost,
+}
+
+/// Flags that lay the cases out as one grid (docs/reports.md, "Pivot tables").
+#[derive(Debug, Clone, Args, Default)]
+pub struct PivotArgs {
+    /// One grid: the key whose values label the rows (several as again,rote; `metric` for a row per metric).
+    #[arg(long, value_name = "KEY")]
+    pub rows: Option<String>,
+    /// The key whose values label the grid's columns (several as again,rote; `metric` for a column per metric).
+    #[arg(long, value_name = "KEY")]
+    pub cols: Option<String>,
+    /// What the grid's cells show: a metric, or a tail such as successes>=2 (repeat or comma list for several).
+    #[arg(long = "metric", value_name = "NAME", value_delimiter = ',')]
+    pub metrics: Vec<String>,
+    /// Zip comma lists of the same length instead of forming their product (a rows key and a cols key still form one).
+    #[arg(long)]
+    pub paired: bool,
+    /// words or code: how people's tables name metrics and keys.
+    #[arg(long, value_enum, default_value_t = NamesArg::Words)]
+    pub names: NamesArg,
+}
+
 #[derive(Debug, Clone, Args)]
 pub struct RunArgs {
     /// The scenario file (TOML).
@@ -155,6 +196,8 @@ pub struct RunArgs {
     /// Write CSV and JSON but no charts.
     #[arg(long)]
     pub no_charts: bool,
+    #[command(flatten)]
+    pub pivot: PivotArgs,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -202,6 +245,11 @@ pub struct ServeArgs {
 pub struct QuickArgs {
     #[command(flatten)]
     pub common: CommonArgs,
+    #[command(flatten)]
+    pub pivot: PivotArgs,
+    /// Every distribution as a table, outcomes as rows and cases as columns: exactly, at-least or at-most.
+    #[arg(long, value_enum, value_name = "VIEW")]
+    pub view: Option<ViewArg>,
     /// The keys given, in the order of the system's descriptors.
     #[arg(skip)]
     pub keys: KeyValues,

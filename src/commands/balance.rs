@@ -194,6 +194,7 @@ pub fn run(args: &BalanceArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         balances,
         table: TableLayout::Compact,
         spilled_distributions: None,
+        presentation: Default::default(),
     };
     print_report(&report, settings.format)
 }

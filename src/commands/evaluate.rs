@@ -156,6 +156,10 @@ pub fn evaluate_scenario(
         balances,
         table: TableLayout::Compact,
         spilled_distributions,
+        presentation: crate::report::Presentation {
+            tables: scenario.tables.clone(),
+            ..Default::default()
+        },
     })
 }
 

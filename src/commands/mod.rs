@@ -14,6 +14,7 @@
 pub(crate) mod balance;
 pub mod evaluate;
 pub(crate) mod output;
+pub(crate) mod pivot;
 pub(crate) mod quick;
 pub(crate) mod report;
 pub(crate) mod reproduce;

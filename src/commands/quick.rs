@@ -14,7 +14,7 @@ use super::output::{empty_item, entries, print_report, Flag};
 use crate::cli::{AdvantageArgs, ConflictArgs, CortexArgs, QuickArgs, SceneArgs, StorytellingArgs};
 use crate::errors::input_error;
 use crate::options::{key_value_pairs, KeyDef, KeyStyle, Kind, RawValue};
-use crate::report::{Report, ReportKind, TableLayout};
+use crate::report::{Presentation, Report, ReportKind, TableLayout};
 use crate::scenario::{default_case_name, sweep_cases};
 use crate::systems::{Case, System};
 
@@ -55,21 +55,47 @@ pub fn storytelling(args: &StorytellingArgs, cancel: &AtomicBool) -> anyhow::Res
 /// argument) is the scenario key of the same name.
 fn quick_command(system: System, args: &QuickArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     let settings = Settings::resolve(&args.common, None, None)?;
-    let report = quick_report(&cases_of(system, args)?, &settings, cancel)?;
+    let (cases, presentation) = cases_of(system, args)?;
+    let report = quick_report(&cases, &settings, presentation, cancel)?;
     print_report(&report, settings.format)
 }
 
 /// A quick command's cases from its parsed flags, each checked as the
 /// scenario key of the same name (`oddsmith serve` reads its query strings
 /// through this too, so the page and the command line say the same).
-pub(crate) fn cases_of(system: System, args: &QuickArgs) -> anyhow::Result<Vec<Case>> {
-    cases_from(system, flags_of(args)?)
+pub(crate) fn cases_of(
+    system: System,
+    args: &QuickArgs,
+) -> anyhow::Result<(Vec<Case>, Presentation)> {
+    cases_from(system, args, flags_of(args)?)
 }
 
-/// The cases of a quick command's [`flags_of`].
-pub(crate) fn cases_from(system: System, flags: Vec<Flag>) -> anyhow::Result<Vec<Case>> {
+/// The cases of a quick command's [`flags_of`], and how its tables are
+/// laid out (`--rows`/`--cols`, `--view`, `--paired`).
+pub(crate) fn cases_from(
+    system: System,
+    args: &QuickArgs,
+    flags: Vec<Flag>,
+) -> anyhow::Result<(Vec<Case>, Presentation)> {
     let positional = system.positional_key().map_or("", |key| key.name);
-    quick_cases(system, positional, flags)
+    let mut spec = super::pivot::spec(&args.pivot, &[system])?;
+    let cases = if args.pivot.paired {
+        if let Some(spec) = spec.as_mut() {
+            super::pivot::widen_axes(spec, &flags)?;
+        }
+        let resolve = |chosen| {
+            system.resolve(
+                system
+                    .options(KeyStyle::Flag, chosen)
+                    .with_positional(positional),
+            )
+        };
+        super::pivot::paired_cases(system, flags, spec.as_ref(), resolve)?
+    } else {
+        quick_cases(system, positional, flags)?
+    };
+    let presentation = super::pivot::presentation(spec, &args.pivot, args.view);
+    Ok((cases, presentation))
 }
 
 /// A quick command's flags as the scenario keys of the same name, each
@@ -183,6 +209,7 @@ fn quick_cases(
 pub(crate) fn quick_report(
     cases: &[Case],
     settings: &Settings,
+    presentation: Presentation,
     cancel: &AtomicBool,
 ) -> anyhow::Result<Report> {
     let mut results = Vec::new();
@@ -199,6 +226,7 @@ pub(crate) fn quick_report(
         balances: Vec::new(),
         table: TableLayout::SideBySide,
         spilled_distributions: None,
+        presentation,
     };
     Ok(report)
 }

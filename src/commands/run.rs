@@ -20,12 +20,23 @@ use crate::scenario;
 pub fn run(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     let scenario = scenario::load(&args.scenario)?;
     let settings = Settings::resolve(&args.common, scenario.trials, scenario.seed)?;
-    let rows = if args.no_report {
+    let mut systems = Vec::new();
+    for case in &scenario.cases {
+        if !systems.contains(&case.spec.system()) {
+            systems.push(case.spec.system());
+        }
+    }
+    let spec = super::pivot::spec(&args.pivot, &systems)?;
+    // A grid's tails (`successes>=2`) read the distribution rows.
+    let rows = if args.no_report && spec.is_none() {
         Rows::Drop
     } else {
         Rows::Spill
     };
-    let report = evaluate_scenario(&scenario, &settings, cancel, rows)?;
+    let mut report = evaluate_scenario(&scenario, &settings, cancel, rows)?;
+    let tables = std::mem::take(&mut report.presentation.tables);
+    report.presentation = super::pivot::presentation(spec, &args.pivot, None);
+    report.presentation.tables = tables;
     // The results reach stdout first: a report folder that cannot be
     // written (a full disk, a folder in the way) costs the files, never the
     // results of a long run.

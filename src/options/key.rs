@@ -73,6 +73,10 @@ pub enum Fallback {
     Required,
     /// Left out, the case has none (no opposition, no plot points).
     Nothing,
+    /// Left out, the value is worked out from other keys, as these words
+    /// say (an extended action's rolls default to its dice); read with a
+    /// `maybe_` accessor.
+    Derived(&'static str),
     Int(i64),
     Float(f64),
     Bool(bool),
@@ -320,6 +324,7 @@ impl KeyDef {
         match self.default {
             Fallback::Required => "none, required".into(),
             Fallback::Nothing => "none".into(),
+            Fallback::Derived(words) => words.into(),
             Fallback::Int(i) => i.to_string(),
             Fallback::Float(x) => x.to_string(),
             Fallback::Bool(b) => b.to_string(),
@@ -333,7 +338,7 @@ impl KeyDef {
     /// key that is required or has no value when left out.
     pub fn default_value(&self) -> Option<RawValue> {
         match self.default {
-            Fallback::Required | Fallback::Nothing => None,
+            Fallback::Required | Fallback::Nothing | Fallback::Derived(_) => None,
             Fallback::Int(i) => Some(RawValue::Int(i)),
             Fallback::Float(x) => Some(RawValue::Float(x)),
             Fallback::Bool(b) => Some(RawValue::Bool(b)),

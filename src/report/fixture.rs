@@ -46,6 +46,7 @@ fn run_with(name: &str, text: &str, method: MethodArg, trials: u64) -> Report {
         balances: Vec::new(),
         table: TableLayout::SideBySide,
         spilled_distributions: None,
+        presentation: Default::default(),
     }
 }
 
@@ -98,6 +99,16 @@ pub fn storytelling(mc: bool) -> Report {
          [[sweep]]\nsystem = \"storytelling\"\nname = \"rote\"\nrote = true\n{dice}"
     );
     run("storytelling-fixture", &text, mc)
+}
+
+/// Storytelling extended actions (3 and 5 dice gathering 5 and 10
+/// successes, 10-again and rote) and contests (1 to 3 dice against 1 and
+/// 2, and one even match with ties rolled again).
+pub fn storytelling_actions(mc: bool) -> Report {
+    let text = "[[sweep]]\nsystem = \"storytelling\"\ndice = [3, 5]\nextended = [5, 10]\nrote = [false, true]\n\
+        [[sweep]]\nsystem = \"storytelling\"\ndice = [1, 2, 3]\nvs_dice = [1, 2]\n\
+        [[case]]\nsystem = \"storytelling\"\nname = \"even, rerolled\"\ndice = 2\nvs_dice = 2\ncontest_ties = \"reroll\"\n";
+    run("storytelling-actions-fixture", text, mc)
 }
 
 /// The advantage die: d4, d6 and d8 for the greedy, threshold and last

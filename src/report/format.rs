@@ -101,6 +101,33 @@ pub fn percent(p: f64) -> String {
     }
 }
 
+/// A chance in a grid (pivot tables and distribution views): always two
+/// decimals, so a column reads at one precision ("0.04 %" beside "2.03 %",
+/// never "0.00300 %"); a non-zero value that two decimals would round to 0
+/// or 100 reads "< 0.01 %" or "> 99.99 %", so it never reads as certain.
+pub fn grid_percent(p: f64) -> String {
+    if !p.is_finite() {
+        return "-".into();
+    }
+    let pct = p * 100.0;
+    if p <= 0.0 {
+        "0 %".into()
+    } else if p >= 1.0 {
+        "100 %".into()
+    } else if pct < 0.005 {
+        "< 0.01 %".into()
+    } else if pct >= 99.995 {
+        "> 99.99 %".into()
+    } else {
+        format!("{pct:.2} %")
+    }
+}
+
+/// A mean in a grid: two decimals ("4.59" exchanges).
+pub fn grid_mean(x: f64) -> String {
+    decimals(x, 2)
+}
+
 /// A chance a rule states (an input such as `gain_chance = 0.5`, a
 /// balance's target) as a percentage in [`percent`]'s unit, with the
 /// decimals it needs up to four: 0.5 -> "50 %", 0.125 -> "12.5 %". A

@@ -12,14 +12,18 @@ pub(crate) mod csv;
 pub(crate) mod document;
 pub(crate) mod folder;
 pub(crate) mod format;
+pub mod grid;
 pub(crate) mod html;
 pub(crate) mod index;
 pub(crate) mod json;
 pub(crate) mod markdown;
+pub mod measure;
 pub(crate) mod page;
+pub mod pivot;
 pub(crate) mod side_by_side;
 pub(crate) mod spill;
 pub(crate) mod table;
+pub mod view;
 
 pub use folder::write_folder;
 pub use format::number;
@@ -151,6 +155,57 @@ pub struct Report {
     /// evaluated ([`spill`]); the results then keep only the rows a chart
     /// may draw.
     pub spilled_distributions: Option<std::sync::Arc<spill::SpilledTable>>,
+    /// Grids asked for and the words people's tables use.
+    pub presentation: Presentation,
+}
+
+/// What people's outputs show besides the case tables (docs/reports.md,
+/// "Pivot tables" and "Distribution views"); JSON is the same whatever
+/// this holds.
+#[derive(Debug, Clone, Default)]
+pub struct Presentation {
+    /// Words or code names in people's tables (`--names`).
+    pub names: pivot::Names,
+    /// A scenario's `[[table]]`s, which its pages show first.
+    pub tables: Vec<pivot::PivotSpec>,
+    /// `--rows`/`--cols`: stdout shows this grid instead of the case tables,
+    /// and the pages show it first.
+    pub pivot: Option<pivot::PivotSpec>,
+    /// `--view`: stdout shows every distribution in this view.
+    pub view: Option<view::View>,
+}
+
+impl Report {
+    /// The grids stdout shows in place of the case tables, when a pivot
+    /// or a view was asked for.
+    /// `trim` cuts a view's negligible tail (not in CSV).
+    pub fn asked_grids(
+        &self,
+        trim: bool,
+    ) -> Result<Option<Vec<pivot::Grid>>, crate::errors::InputError> {
+        let names = self.presentation.names;
+        if let Some(spec) = &self.presentation.pivot {
+            return pivot::grids(&self.results, spec, names).map(Some);
+        }
+        Ok(self
+            .presentation
+            .view
+            .map(|v| view::grids(&self.results, v, names, trim)))
+    }
+
+    /// The grids a report page shows first: the scenario's tables, then
+    /// the command line's pivot. A table whose cases are not in this
+    /// report (none of its keys fit) is left out rather than failing a
+    /// page that is written after the run.
+    pub fn page_grids(&self) -> Vec<pivot::Grid> {
+        let names = self.presentation.names;
+        self.presentation
+            .tables
+            .iter()
+            .chain(&self.presentation.pivot)
+            .flat_map(|spec| pivot::grids(&self.results, spec, names).unwrap_or_default())
+            .collect()
+    }
 }
 
 impl Report {
@@ -190,6 +245,20 @@ pub fn write(report: &Report, format: Format, out: &mut dyn Write) -> anyhow::Re
         b""
     };
     let context = "cannot write the report";
+    if format != Format::Json {
+        if let Some(grids) = report.asked_grids(format != Format::Csv)? {
+            match format {
+                Format::Csv => grid::write_csv(&grids, &mut *out)?,
+                Format::Markdown => out
+                    .write_all(markdown::render(&grid::to_document(&grids, 3)).as_bytes())
+                    .context(context)?,
+                _ => out
+                    .write_all(grid::to_text(&grids).as_bytes())
+                    .context(context)?,
+            }
+            return Ok(());
+        }
+    }
     match format {
         Format::Table => {
             if show_cases {
@@ -238,10 +307,23 @@ pub fn cases_document(report: &Report) -> document::Document {
     }
 }
 
-/// The cases' table as an HTML fragment: the Markdown output's cells
-/// (`oddsmith serve`'s page shows it).
-pub fn cases_html(report: &Report) -> String {
-    html::fragment(&cases_document(report))
+/// The cases' table as an HTML fragment, as `oddsmith serve`'s page shows
+/// it: the pivot grid when `--rows`/`--cols` ask for one, else the
+/// Markdown output's case table; the same cells either way.
+pub fn cases_html(report: &Report) -> anyhow::Result<String> {
+    let names = report.presentation.names;
+    if let Some(spec) = &report.presentation.pivot {
+        let grids = pivot::grids(&report.results, spec, names)?;
+        return Ok(html::fragment(&grid::to_document(&grids, 3)));
+    }
+    Ok(html::fragment(&cases_document(report)))
+}
+
+/// Every distribution in `view` (`--view`) as an HTML fragment, the grids
+/// `--format markdown --view` prints.
+pub fn view_html(report: &Report, view: view::View) -> String {
+    let grids = view::grids(&report.results, view, report.presentation.names, true);
+    html::fragment(&grid::to_document(&grids, 3))
 }
 
 /// The report as stdout shows it, as bytes ([`write`]).

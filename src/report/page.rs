@@ -18,6 +18,7 @@ use super::document::{
 };
 use super::format::{interval, mean, metric_value, percent, signed, z_score, LEVEL};
 use super::index;
+use super::pivot::Names;
 use super::side_by_side;
 use super::{CaseResult, FileBody, FolderFile, MethodUsed, Report};
 use crate::balance::{BalanceResult, Form};
@@ -51,9 +52,18 @@ fn case_line(result: &CaseResult, method: String) -> Line {
     line
 }
 
+/// A metric as a page names it: its phrase ("chance of success"), or its
+/// code name under `--names code` (docs/reports.md, "Words").
+fn metric_head(name: &str, names: Names) -> Line {
+    match names {
+        Names::Words => text(chart::labels::metric_phrase(name)),
+        Names::Code => code(name),
+    }
+}
+
 /// One result's metrics: `metric | value`, with the 95 % interval for a
 /// Monte Carlo result.
-fn single_table(result: &CaseResult) -> Table {
+fn single_table(result: &CaseResult, names: Names) -> Table {
     let mc = result.method == MethodUsed::MonteCarlo;
     let mut header = vec![text("metric"), text("value")];
     let mut align = vec![Align::Left, Align::Right];
@@ -65,7 +75,10 @@ fn single_table(result: &CaseResult) -> Table {
         .metrics
         .iter()
         .map(|m| {
-            let mut row = vec![code(m.name()), text(metric_value(&m.metric, m.value()))];
+            let mut row = vec![
+                metric_head(m.name(), names),
+                text(metric_value(&m.metric, m.value())),
+            ];
             if mc {
                 row.push(text(interval(&m.metric, m.ci95)));
             }
@@ -81,14 +94,14 @@ fn single_table(result: &CaseResult) -> Table {
 }
 
 /// `--method both`: one table, `metric | exact | Monte Carlo | 95 % interval | z`.
-fn both_table(exact: &CaseResult, mc: &CaseResult) -> Table {
+fn both_table(exact: &CaseResult, mc: &CaseResult, names: Names) -> Table {
     let rows = mc
         .metrics
         .iter()
         .map(|m| {
             let kind = &m.metric;
             vec![
-                code(m.name()),
+                metric_head(m.name(), names),
                 text(metric_value(kind, exact.value(m.name()))),
                 text(metric_value(kind, m.value())),
                 text(interval(kind, m.ci95)),
@@ -120,6 +133,7 @@ fn both_table(exact: &CaseResult, mc: &CaseResult) -> Table {
 /// it, its rules and method, and its table; with `--method both` the exact
 /// and Monte Carlo results of a case share one table.
 pub fn results(report: &Report) -> Document {
+    let names = report.presentation.names;
     let mut doc = Document::new();
     let mut i = 0;
     while i < report.results.len() {
@@ -137,12 +151,12 @@ pub fn results(report: &Report) -> Document {
                     method_phrase(mc)
                 );
                 doc.push(Block::Paragraph(case_line(result, method)));
-                doc.push(Block::Table(both_table(result, mc)));
+                doc.push(Block::Table(both_table(result, mc, names)));
                 i += 2;
             }
             None => {
                 doc.push(Block::Paragraph(case_line(result, method_phrase(result))));
-                doc.push(Block::Table(single_table(result)));
+                doc.push(Block::Table(single_table(result, names)));
                 i += 1;
             }
         }
@@ -172,7 +186,7 @@ pub fn comparison(report: &Report) -> Document {
         .iter()
         .map(|compared| {
             let m = &compared.metric;
-            let mut row = vec![code(&m.name)];
+            let mut row = vec![metric_head(&m.name, report.presentation.names)];
             row.extend(compared.values.iter().map(|v| text(metric_value(m, *v))));
             if comparison.with_difference {
                 row.push(text(
@@ -331,7 +345,15 @@ fn cell(result: &CaseResult, name: &str) -> String {
     let Some(m) = result.metric(name) else {
         return "-".into();
     };
-    let value = metric_value(&m.metric, m.value());
+    if !crate::systems::applies::metric_applies(result.system, name, &result.inputs) {
+        return "–".into();
+    }
+    // One precision down a column (docs/reports.md, "Precision"): a chance
+    // with two decimals, as the grids write it.
+    let value = match m.value() {
+        Some(p) if super::format::is_probability(&m.metric) => super::format::grid_percent(p),
+        _ => metric_value(&m.metric, m.value()),
+    };
     match m.ci95 {
         Some(ci) if m.value().is_some() => format!("{value} {}", interval(&m.metric, Some(ci))),
         _ => value,
@@ -344,6 +366,9 @@ fn cell(result: &CaseResult, name: &str) -> String {
 /// never all in memory as page cells.
 pub struct ResultsTables<'a> {
     tables: Vec<(Vec<&'a CaseResult>, Vec<String>)>,
+    /// Per table, the columns with one value in every row, said once above it.
+    same: Vec<Vec<(String, String)>>,
+    names: Names,
 }
 
 impl<'a> ResultsTables<'a> {
@@ -360,15 +385,55 @@ impl<'a> ResultsTables<'a> {
                 let columns = columns(&results, system);
                 (results, columns)
             })
-            .collect();
-        ResultsTables { tables }
+            .collect::<Vec<_>>();
+        // A column that reads the same in every row (of two or more) says
+        // nothing per case: it is stated once above the table instead.
+        let mut tables = tables;
+        let mut same = Vec::new();
+        for (results, columns) in &mut tables {
+            let mut once = Vec::new();
+            if results.len() > 1 {
+                columns.retain(|c| {
+                    let first = cell(results[0], c);
+                    let constant = results.iter().all(|r| cell(r, c) == first);
+                    if constant {
+                        once.push((c.clone(), first));
+                    }
+                    !constant
+                });
+            }
+            same.push(once);
+        }
+        ResultsTables {
+            tables,
+            same,
+            names: report.presentation.names,
+        }
+    }
+
+    /// The line above table `index`: what every row of it shares.
+    fn same_line(&self, index: usize) -> Option<Line> {
+        let once = &self.same[index];
+        if once.is_empty() {
+            return None;
+        }
+        let mut line = text("The same in every case: ");
+        for (i, (name, value)) in once.iter().enumerate() {
+            if i > 0 {
+                line.push(Inline::Text("; ".into()));
+            }
+            line.extend(metric_head(name, self.names));
+            line.push(Inline::Text(format!(" {value}")));
+        }
+        line.push(Inline::Text(".".into()));
+        Some(line)
     }
 
     /// Table `index`: its header, its rows deferred.
     fn table(&self, index: usize) -> Table {
         let (results, columns) = &self.tables[index];
         let mut header = vec![text("case"), text("method")];
-        header.extend(columns.iter().map(code));
+        header.extend(columns.iter().map(|c| metric_head(c, self.names)));
         let mut align = vec![Align::Left, Align::Left];
         align.extend(columns.iter().map(|_| Align::Right));
         Table {
@@ -404,6 +469,13 @@ pub fn report_page(report: &Report, inputs: &PageInputs, tables: &ResultsTables<
     if let Some(d) = &report.description {
         doc.push(Block::Paragraph(text(d)));
     }
+    // The tables the scenario declares come first: they are what its
+    // readers came for (docs/scenarios.md, "Tables").
+    let grids = report.page_grids();
+    if !grids.is_empty() {
+        doc.push(Block::Heading(2, "Tables".into()));
+        doc.extend(super::grid::to_document(&grids, 3));
+    }
     if !report.results.is_empty() {
         doc.push(Block::Heading(2, "Rules in force".into()));
         let mut items: Vec<Line> = index::rule_lines(report)
@@ -418,6 +490,9 @@ pub fn report_page(report: &Report, inputs: &PageInputs, tables: &ResultsTables<
         for (index, &system) in systems.iter().enumerate() {
             if systems.len() > 1 {
                 doc.push(Block::Heading(3, system.name().to_string()));
+            }
+            if let Some(line) = tables.same_line(index) {
+                doc.push(Block::Paragraph(line));
             }
             doc.push(Block::Table(tables.table(index)));
         }

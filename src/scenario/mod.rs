@@ -15,6 +15,7 @@
 mod balances;
 mod cases;
 mod reader;
+mod tables;
 mod top_level;
 
 use std::path::Path;
@@ -38,6 +39,8 @@ pub struct Scenario {
     /// `[[balance]]` questions (docs/cortex.md), every rung a case that
     /// `run` evaluates by its method.
     pub balances: Vec<BalanceQuestion>,
+    /// `[[table]]`s (docs/scenarios.md), which the report pages show first.
+    pub tables: Vec<crate::report::pivot::PivotSpec>,
 }
 
 /// The largest scenario file read: the biggest sensible scenario (100,000
@@ -120,6 +123,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
     let top = TopLevel::read(&reader, document.get_ref(), default_name)?;
     let cases = cases::resolve(&reader, &top.defaults, top.cases, top.sweeps)?;
     let balances = balances::resolve(&reader, &top.defaults, top.balances)?;
+    let tables = tables::resolve(&reader, top.tables, &cases)?;
     if cases.is_empty() && balances.is_empty() {
         // Located at the end of the file, where a case would be added.
         return Err(reader.error(
@@ -134,6 +138,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Scenario, Inp
         seed: top.seed,
         cases,
         balances,
+        tables,
     })
 }
 

@@ -14,7 +14,7 @@ use crate::report::format::printable;
 use crate::systems::{self, System};
 
 /// The keys a scenario file holds besides its defaults tables (docs/scenarios.md).
-const TOP_LEVEL_KEYS: [&str; 7] = [
+const TOP_LEVEL_KEYS: [&str; 8] = [
     "name",
     "description",
     "trials",
@@ -22,6 +22,7 @@ const TOP_LEVEL_KEYS: [&str; 7] = [
     "[[case]]",
     "[[sweep]]",
     "[[balance]]",
+    "[[table]]",
 ];
 
 /// Tables of an array (`[[case]]`, ...), each with where it starts.
@@ -39,6 +40,8 @@ pub(super) struct TopLevel {
     pub cases: Tables,
     pub sweeps: Tables,
     pub balances: Tables,
+    /// `[[table]]`s (docs/scenarios.md, "Tables").
+    pub tables: Tables,
 }
 
 impl TopLevel {
@@ -59,6 +62,7 @@ impl TopLevel {
             cases: Vec::new(),
             sweeps: Vec::new(),
             balances: Vec::new(),
+            tables: Vec::new(),
         };
         for (key, item) in &entries {
             match key.as_str() {
@@ -69,6 +73,7 @@ impl TopLevel {
                 "case" => top.cases = reader.tables(key, item)?,
                 "sweep" => top.sweeps = reader.tables(key, item)?,
                 "balance" => top.balances = reader.tables(key, item)?,
+                "table" => top.tables = reader.tables(key, item)?,
                 other => top.defaults.push(defaults_table(reader, other, item)?),
             }
         }

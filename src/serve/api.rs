@@ -183,9 +183,11 @@ pub async fn answer<T: Send + 'static>(
             field: Some("trials".into()),
         }));
     }
+    // Lists form their product unless `--paired` zips them; the cases
+    // themselves are counted again once built.
     let count =
         combination_count(&entries(flags.clone(), KeyStyle::Flag).map_err(|e| input(e.into()))?);
-    if count > limits.max_cases {
+    if count > limits.max_cases && !asked.args.pivot.paired {
         return Err(Refusal::Limit(BadInput {
             message: limits::too_many_cases(count, limits.max_cases),
             field: None,
@@ -197,6 +199,7 @@ pub async fn answer<T: Send + 'static>(
         .ok_or_else(|| Refusal::Busy(limits::busy(limits.concurrent)))?;
     let cancel = Arc::new(AtomicBool::new(false));
     let deadline = limits.deadline;
+    let max_cases = limits.max_cases;
     let timer = {
         let cancel = cancel.clone();
         tokio::spawn(async move {
@@ -212,20 +215,27 @@ pub async fn answer<T: Send + 'static>(
             let mut common = asked.args.common.clone();
             common.quiet = true;
             let settings = Settings::resolve(&common, None, None)?;
-            let cases = cases_from(system, flags.clone())?;
-            let report = quick_report(&cases, &settings, &cancel)?;
+            let (cases, presentation) = cases_from(system, &asked.args, flags.clone())?;
+            if cases.len() > max_cases {
+                return Ok(Err(cases.len()));
+            }
+            let report = quick_report(&cases, &settings, presentation, &cancel)?;
             let done = Evaluated {
                 asked,
                 flags,
                 report,
             };
-            make(&done)
+            make(&done).map(Ok)
         })
     };
     let outcome = job.await;
     timer.abort();
     match outcome {
-        Ok(Ok(made)) => Ok(made),
+        Ok(Ok(Ok(made))) => Ok(made),
+        Ok(Ok(Err(count))) => Err(Refusal::Limit(BadInput {
+            message: limits::too_many_cases(count, limits.max_cases),
+            field: None,
+        })),
         Ok(Err(error)) => Err(refusal_of(error, system, limits, &cancel)),
         Err(join) => Err(Refusal::Failed(format!("the evaluation failed: {join}"))),
     }
@@ -317,8 +327,8 @@ fn answer_json(done: &Evaluated) -> anyhow::Result<Json_> {
         "words": words,
         "query": done.asked.query,
         "methods": methods(report),
-        "table": report::cases_html(report),
-        "views": views::View::ALL.iter().map(|v| v.name()).collect::<Vec<_>>(),
+        "table": report::cases_html(report)?,
+        "views": views::ALL.iter().map(|v| v.name()).collect::<Vec<_>>(),
         "distributions": views::distributions(report),
         "charts": charts,
         "report": report_json,

@@ -4,7 +4,8 @@
 //! ([`crate::key_flags`]), with the key's help text, its default, what it
 //! allows in words, and its choices or range where the kind has them; then
 //! the settings every evaluating command takes (`--method`, `--trials`,
-//! `--seed`). A new key is a field of the page without a line here.
+//! `--seed`) and the quick commands' table layout (`--rows`, `--cols`,
+//! `--metric`, `--paired`, `--names`, docs/reports.md). A new key is a field of the page without a line here.
 
 use clap::CommandFactory;
 use serde_json::{json, Value as Json};
@@ -81,6 +82,36 @@ fn settings() -> Json {
             "help": "Random seed: the same seed and trials give the same numbers",
             "allowed": "0 or more", "default": "1", "required": false,
             "choices": [], "min": 0, "max": null, "positional": false, "lists": false,
+        },
+        {
+            "name": "rows", "flag": "--rows", "kind": "text", "label": "--rows",
+            "help": "One grid: the key whose values label the rows (several as again,rote; `metric` for a row per metric)",
+            "allowed": "a key of the system, or metric", "default": null, "required": false,
+            "choices": [], "min": null, "max": null, "positional": false, "lists": false,
+        },
+        {
+            "name": "cols", "flag": "--cols", "kind": "text", "label": "--cols",
+            "help": "The key whose values label the grid's columns",
+            "allowed": "a key of the system, or metric", "default": null, "required": false,
+            "choices": [], "min": null, "max": null, "positional": false, "lists": false,
+        },
+        {
+            "name": "metric", "flag": "--metric", "kind": "text", "label": "--metric",
+            "help": "What the grid's cells show: a metric, or a tail such as successes>=2",
+            "allowed": "metric names, comma-separated", "default": null, "required": false,
+            "choices": [], "min": null, "max": null, "positional": false, "lists": false,
+        },
+        {
+            "name": "paired", "flag": "--paired", "kind": "bool", "label": "--paired",
+            "help": "Zip comma lists of the same length instead of forming their product",
+            "allowed": "true or false", "default": "false", "required": false,
+            "choices": ["true", "false"], "min": null, "max": null, "positional": false, "lists": false,
+        },
+        {
+            "name": "names", "flag": "--names", "kind": "choice", "label": "--names",
+            "help": "How the tables name metrics and keys: in words, or as code names",
+            "allowed": "words, code", "default": "words", "required": false,
+            "choices": ["words", "code"], "min": null, "max": null, "positional": false, "lists": false,
         },
     ])
 }

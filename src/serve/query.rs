@@ -12,9 +12,9 @@ use crate::cli::{quick_command, Cli, Command, QuickArgs};
 use crate::options::did_you_mean;
 use crate::systems::System;
 
-/// Names the page itself uses, that are no flag: the view and the display
-/// (`show`) and a download's chart.
-const PAGE_ONLY: &[&str] = &["view", "show", "chart"];
+/// Names the page itself uses, that are no flag: the display (`show`:
+/// table or chart) and a download's chart. (`view` is `--view`.)
+const PAGE_ONLY: &[&str] = &["show", "chart"];
 
 /// Flags of the command line that make no sense on a page that answers in
 /// JSON on the server's own workers.
@@ -256,7 +256,7 @@ mod tests {
             ("vs", "2d6,3d8"),
             ("heroic-step", "4"),
             ("ties", ""),
-            ("view", "at-least"),
+            ("show", "chart"),
         ]))
         .unwrap();
         assert_eq!(asked.system, System::Cortex);

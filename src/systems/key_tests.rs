@@ -99,7 +99,7 @@ fn default_input(key: &KeyDef) -> Option<Value> {
         Fallback::Bool(b) => Some(json!(b)),
         Fallback::Text(_) if matches!(key.kind, Kind::Table { .. }) => None,
         Fallback::Text(text) => Some(json!(text)),
-        Fallback::Required | Fallback::Nothing => None,
+        Fallback::Required | Fallback::Nothing | Fallback::Derived(_) => None,
     }
 }
 
@@ -108,20 +108,33 @@ fn default_input(key: &KeyDef) -> Option<Value> {
 #[test]
 fn declared_defaults_are_what_cases_resolve_to() {
     for system in System::ALL {
-        // A second case where some keys show only then: an opposed roll's
-        // rules, a chance die's reroll, a party's sharing.
-        let second: Vec<(&str, RawValue)> = match system {
-            System::Cortex => vec![("vs", RawValue::Str("2d6".into()))],
-            System::Storytelling => vec![("dice", RawValue::Int(0))],
-            System::Advantage => vec![("party", RawValue::Int(2))],
-            _ => vec![],
+        // Other cases where some keys show only then: an opposed roll's
+        // rules, a chance die's reroll, a party's sharing, a scene's economy
+        // (each economy key at its default in one of them).
+        let word = |w: &str| RawValue::Str(w.into());
+        let seconds: Vec<Vec<(&str, RawValue)>> = match system {
+            System::Cortex => vec![vec![("vs", word("2d6"))]],
+            // A chance die against a pool shows the contest's keys too.
+            System::Storytelling => vec![vec![
+                ("dice", RawValue::Int(0)),
+                ("vs_dice", RawValue::Int(2)),
+            ]],
+            System::Advantage => vec![vec![("party", RawValue::Int(2))]],
+            System::CortexScene => vec![
+                vec![("hero_spend", word("add-d6"))],
+                vec![("gm_spend", word("to-win"))],
+            ],
+            _ => vec![vec![]],
         };
-        let mut other: Vec<(&str, RawValue)> = minimal(system)
-            .into_iter()
-            .filter(|(k, _)| second.iter().all(|(s, _)| s != k))
-            .collect();
-        other.extend(second);
-        let cases = [minimal(system), other];
+        let mut cases = vec![minimal(system)];
+        for second in seconds {
+            let mut other: Vec<(&str, RawValue)> = minimal(system)
+                .into_iter()
+                .filter(|(k, _)| second.iter().all(|(s, _)| s != k))
+                .collect();
+            other.extend(second);
+            cases.push(other);
+        }
         let mut checked: Vec<&str> = Vec::new();
         for given in &cases {
             let case = system

@@ -8,6 +8,7 @@
 //! against each other.
 
 pub mod advantage;
+pub mod applies;
 pub mod cortex;
 #[cfg(test)]
 mod key_tests;
@@ -228,7 +229,12 @@ impl System {
                 conflict::MEAN_EXCHANGES,
                 conflict::P_HERO_STRESSED,
             ],
+            // An extended or contested action leads with its own answer.
             System::Storytelling => &[
+                pool::P_EXTENDED_SUCCESS,
+                pool::MEAN_ROLLS_TO_SUCCESS,
+                pool::P_WIN,
+                pool::P_TIE,
                 pool::P_SUCCESS,
                 pool::P_EXCEPTIONAL,
                 pool::MEAN_SUCCESSES,
@@ -304,9 +310,7 @@ impl System {
             System::CortexConflict => {
                 Box::new(cortex::conflict::ConflictCase::from_options(options)?)
             }
-            System::Storytelling => {
-                Box::new(storytelling::StorytellingCase::from_options(options)?)
-            }
+            System::Storytelling => storytelling::resolve(options)?,
             System::Advantage => Box::new(advantage::AdvantageCase::from_options(options)?),
         })
     }

@@ -198,7 +198,14 @@ fn bad_lists_are_refused() {
 fn markdown_shows_compared_cases_in_one_table_like_the_text() {
     let args = ["advantage", "--die", "d4,d8", "--rolls", "6"];
     let text = stdout_of(&args);
-    let markdown = stdout_of(&[&args[..], &["--format", "markdown"]].concat());
+    // People's Markdown names metrics in words; `--names code` keeps the
+    // code names the text table shows.
+    let words = stdout_of(&[&args[..], &["--format", "markdown"]].concat());
+    assert!(
+        words.contains("| strong hits per encounter |") && !words.contains("| `"),
+        "{words}"
+    );
+    let markdown = stdout_of(&[&args[..], &["--format", "markdown", "--names", "code"]].concat());
     // One pipe table, opened by the text table's own first line.
     assert_eq!(markdown.lines().next(), text.lines().next());
     let table: Vec<&str> = markdown.lines().filter(|l| l.starts_with('|')).collect();

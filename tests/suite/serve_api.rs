@@ -19,7 +19,10 @@ use crate::common::{json_of, oddsmith};
 
 /// Each quick command's example, as a query and as its command line.
 const EXAMPLES: &[(&str, &[&str])] = &[
-    ("cmd=cortex&pool=d10+2d8+d6&vs=2d6", &["cortex", "d10 2d8 d6", "--vs", "2d6"]),
+    (
+        "cmd=cortex&pool=d10+2d8+d6&vs=2d6",
+        &["cortex", "d10 2d8 d6", "--vs", "2d6"],
+    ),
     (
         "cmd=scene&pool=d10+2d8+d6&doom=2d6&actions=4",
         &["scene", "d10 2d8 d6", "--doom", "2d6", "--actions", "4"],
@@ -28,7 +31,10 @@ const EXAMPLES: &[(&str, &[&str])] = &[
         "cmd=conflict&hero=d10+2d8+d6&foe=d10+d8",
         &["conflict", "d10 2d8 d6", "--foe", "d10 d8"],
     ),
-    ("cmd=storytelling&dice=5&rote=true", &["storytelling", "5", "--rote"]),
+    (
+        "cmd=storytelling&dice=5&rote=true",
+        &["storytelling", "5", "--rote"],
+    ),
     (
         "cmd=advantage&die=d8&stat=1&rolls=6",
         &["advantage", "--die", "d8", "--stat", "1", "--rolls", "6"],
@@ -71,7 +77,10 @@ async fn every_system_answers_what_its_quick_command_prints() {
         cli.extend(["--format", "json"]);
         assert_eq!(body["report"], json_of(&cli), "{query}");
         assert_eq!(body["methods"], serde_json::json!(["exact"]), "{query}");
-        assert!(body["table"].as_str().unwrap().contains("<table>"), "{query}");
+        assert!(
+            body["table"].as_str().unwrap().contains("<table>"),
+            "{query}"
+        );
         assert!(!body["charts"].as_array().unwrap().is_empty(), "{query}");
         let svg = body["charts"][0]["svg"].as_str().unwrap();
         assert!(svg.starts_with("<svg"), "{query}");
@@ -82,10 +91,19 @@ async fn every_system_answers_what_its_quick_command_prints() {
 #[tokio::test]
 async fn the_shown_command_line_prints_the_same_report() {
     let app = app();
-    let (_, body) = get_json(&app, "/api/evaluate?cmd=cortex&pool=d8+d6&vs=2d6,3d8&ties=action").await;
+    let (_, body) = get_json(
+        &app,
+        "/api/evaluate?cmd=cortex&pool=d8+d6&vs=2d6,3d8&ties=action",
+    )
+    .await;
     let command = body["command"].as_str().unwrap();
-    assert_eq!(command, "oddsmith cortex 'd8 d6' --vs 2d6,3d8 --ties action");
-    let again = json_of(&["cortex", "d8 d6", "--vs", "2d6,3d8", "--ties", "action", "--format", "json"]);
+    assert_eq!(
+        command,
+        "oddsmith cortex 'd8 d6' --vs 2d6,3d8 --ties action"
+    );
+    let again = json_of(&[
+        "cortex", "d8 d6", "--vs", "2d6,3d8", "--ties", "action", "--format", "json",
+    ]);
     assert_eq!(body["report"], again);
 }
 
@@ -95,67 +113,124 @@ async fn lists_compare_cases_side_by_side() {
     let (status, body) = get_json(&app, "/api/evaluate?cmd=cortex&pool=d8+d6&vs=2d6,3d8").await;
     assert_eq!(status, StatusCode::OK);
     let results = body["report"]["results"].as_array().unwrap();
-    let cases: Vec<&str> = results.iter().map(|r| r["case"].as_str().unwrap()).collect();
+    let cases: Vec<&str> = results
+        .iter()
+        .map(|r| r["case"].as_str().unwrap())
+        .collect();
     assert_eq!(cases, ["vs=2d6", "vs=3d8"]);
     let table = body["table"].as_str().unwrap();
     assert!(table.contains("difference"), "{table}");
-    assert_eq!(body["distributions"][0]["cases"], serde_json::json!(cases));
+    let exactly = body["distributions"]["exactly"].as_str().unwrap();
+    assert!(
+        exactly.contains(">vs=2d6<") && exactly.contains(">vs=3d8<"),
+        "{exactly}"
+    );
 }
 
 #[tokio::test]
-async fn each_view_is_a_tail_of_the_distribution() {
+async fn each_view_is_the_command_lines_view() {
     let app = app();
     let (_, body) = get_json(&app, "/api/evaluate?cmd=storytelling&dice=3").await;
-    assert_eq!(body["views"], serde_json::json!(["exactly", "at-least", "at-most"]));
-    let successes = body["distributions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|d| d["variable"] == "successes")
-        .expect("a successes distribution");
-    let rows = successes["rows"].as_array().unwrap();
-    let col = |view: &str| -> Vec<f64> {
-        rows.iter().map(|r| r[view][0].as_f64().unwrap()).collect()
-    };
-    let (exactly, at_least, at_most) = (col("exactly"), col("at-least"), col("at-most"));
-    let n = rows.len();
-    assert!((at_least[0] - 1.0).abs() < 1e-12 && (at_most[n - 1] - 1.0).abs() < 1e-12);
-    for k in 0..n {
-        let below: f64 = exactly[..=k].iter().sum();
-        let above: f64 = exactly[k..].iter().sum();
-        assert!((at_most[k] - below).abs() < 1e-9, "at most row {k}");
-        assert!((at_least[k] - above).abs() < 1e-9, "at least row {k}");
+    assert_eq!(
+        body["views"],
+        serde_json::json!(["exactly", "at-least", "at-most"])
+    );
+    for view in ["exactly", "at-least", "at-most"] {
+        let html = body["distributions"][view].as_str().unwrap();
+        let cli = oddsmith()
+            .args(["storytelling", "3", "--view", view, "--format", "markdown"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let cli = String::from_utf8(cli).unwrap();
+        // Every row of the command line's grids is a row of the page's.
+        let mut rows = 0;
+        for line in cli
+            .lines()
+            .filter(|l| l.starts_with("| ") && !l.contains("---"))
+        {
+            let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
+            let first = cells[0].replace('\\', "");
+            if first == "successes" || first.is_empty() {
+                continue;
+            }
+            let row = format!(
+                "<tr><td>{}</td>{}</tr>",
+                first.replace('<', "&lt;"),
+                cells[1..]
+                    .iter()
+                    .map(|c| format!(
+                        "<td class=\"num\">{}</td>",
+                        c.replace('\\', "")
+                            .replace('<', "&lt;")
+                            .replace('>', "&gt;")
+                    ))
+                    .collect::<String>()
+            );
+            assert!(html.contains(&row), "{view}: {row} not in\n{html}");
+            rows += 1;
+        }
+        assert!(rows >= 3, "{view}: {cli}");
     }
-    // The report's p_success is the chance of at least one success.
-    let p = body["report"]["results"][0]["metrics"]["p_success"].as_f64().unwrap();
-    let one = rows.iter().position(|r| r["outcome"] == "1").unwrap();
-    assert!((at_least[one] - p).abs() < 1e-12);
+    // The view asked for is `--view` on the command line too.
+    let (_, body) = get_json(&app, "/api/evaluate?cmd=storytelling&dice=3&view=at-most").await;
+    assert_eq!(body["command"], "oddsmith storytelling 3 --view at-most");
 }
 
 #[tokio::test]
 async fn bad_input_is_400_with_the_command_lines_message_beside_its_field() {
     let app = app();
     for (query, args, field) in [
-        ("cmd=cortex&pool=d8+d7&vs=2d6", &["cortex", "d8 d7", "--vs", "2d6"][..], "pool"),
-        ("cmd=cortex&pool=d8&ties=acton", &["cortex", "d8", "--ties", "acton"][..], "ties"),
-        ("cmd=storytelling&dice=5&again=11", &["storytelling", "5", "--again", "11"][..], "again"),
-        ("cmd=advantage&die=d5", &["advantage", "--die", "d5"][..], "die"),
+        (
+            "cmd=cortex&pool=d8+d7&vs=2d6",
+            &["cortex", "d8 d7", "--vs", "2d6"][..],
+            "pool",
+        ),
+        (
+            "cmd=cortex&pool=d8&ties=acton",
+            &["cortex", "d8", "--ties", "acton"][..],
+            "ties",
+        ),
+        (
+            "cmd=storytelling&dice=5&again=11",
+            &["storytelling", "5", "--again", "11"][..],
+            "again",
+        ),
+        (
+            "cmd=advantage&die=d5",
+            &["advantage", "--die", "d5"][..],
+            "die",
+        ),
     ] {
         let (status, body) = get_json(&app, &format!("/api/evaluate?{query}")).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{query}");
         assert_eq!(body["field"], field, "{query}: {body}");
-        let out = oddsmith().args(args).assert().code(2).get_output().stderr.clone();
+        let out = oddsmith()
+            .args(args)
+            .assert()
+            .code(2)
+            .get_output()
+            .stderr
+            .clone();
         let stderr = String::from_utf8_lossy(&out);
         let message = stderr.trim().strip_prefix("error: ").unwrap();
         assert_eq!(body["error"], message, "{query}");
     }
     let (status, body) = get_json(&app, "/api/evaluate?cmd=cortex&pool=d8&tiez=action").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(body["error"].as_str().unwrap().contains("a similar argument exists: '--ties'"));
+    assert!(body["error"]
+        .as_str()
+        .unwrap()
+        .contains("a similar argument exists: '--ties'"));
     let (status, body) = get_json(&app, "/api/evaluate?cmd=cortx&pool=d8").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(body["field"], "cmd");
-    assert!(body["error"].as_str().unwrap().contains("did you mean `cortex`"));
+    assert!(body["error"]
+        .as_str()
+        .unwrap()
+        .contains("did you mean `cortex`"));
     let (status, body) = get_json(&app, "/api/evaluate?cmd=cortex").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(body["field"], "pool", "{body}");
@@ -177,7 +252,7 @@ async fn strings_are_escaped_in_the_table() {
 #[tokio::test]
 async fn the_caps_answer_413_and_422() {
     let app = router(Limits {
-        deadline: Duration::from_millis(100),
+        deadline: Duration::from_millis(1),
         ..Limits::default()
     });
     let long = format!("/api/evaluate?cmd=cortex&pool={}", "d8".repeat(3000));
@@ -197,8 +272,16 @@ async fn the_caps_answer_413_and_422() {
         .unwrap();
     assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
     for (query, needle, field) in [
-        ("cmd=cortex&pool=d8&trials=2000000", "at most 1000000", Value::from("trials")),
-        ("cmd=cortex&pool=d4,d6,d8,d10,d12&vs=d4,d6,d8,d10,d12", "25 cases", Value::Null),
+        (
+            "cmd=cortex&pool=d8&trials=2000000",
+            "at most 1000000",
+            Value::from("trials"),
+        ),
+        (
+            "cmd=cortex&pool=d4,d6,d8,d10,d12&vs=d4,d6,d8,d10,d12",
+            "25 cases",
+            Value::Null,
+        ),
         (
             "cmd=cortex&pool=1000d12&vs=5d12&keep=5&method=exact",
             "use --method mc",
@@ -212,12 +295,14 @@ async fn the_caps_answer_413_and_422() {
     ] {
         let (status, body) = get_json(&app, &format!("/api/evaluate?{query}")).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{query}: {body}");
-        assert!(body["error"].as_str().unwrap().contains(needle), "{query}: {body}");
+        assert!(
+            body["error"].as_str().unwrap().contains(needle),
+            "{query}: {body}"
+        );
         assert_eq!(body["field"], field, "{query}");
     }
     // A POSTed form is the same question as the query string.
-    let response = app
-        .clone()
+    let response = self::app()
         .oneshot(
             Request::post("/api/evaluate")
                 .header("content-type", "application/x-www-form-urlencoded")
@@ -264,7 +349,10 @@ async fn past_the_permits_the_answer_is_503_with_retry_after() {
             other => panic!("{other}: {}", String::from_utf8_lossy(&body)),
         }
     }
-    assert!(answered >= 1 && refused >= 1, "{answered} answered, {refused} refused");
+    assert!(
+        answered >= 1 && refused >= 1,
+        "{answered} answered, {refused} refused"
+    );
     // The permit is back once the first is done.
     let (status, _, _) = get(&app, "/api/evaluate?cmd=storytelling&dice=2").await;
     assert_eq!(status, StatusCode::OK);
@@ -276,7 +364,10 @@ async fn downloads_are_the_command_lines_outputs() {
     let q = "cmd=cortex&pool=d8+d6&vs=2d6,3d8";
     let (status, headers, csv) = get(&app, &format!("/api/download/csv?{q}")).await;
     assert_eq!(status, StatusCode::OK);
-    assert!(headers["content-disposition"].to_str().unwrap().contains("oddsmith-cortex.csv"));
+    assert!(headers["content-disposition"]
+        .to_str()
+        .unwrap()
+        .contains("oddsmith-cortex.csv"));
     let cli = oddsmith()
         .args(["cortex", "d8 d6", "--vs", "2d6,3d8", "--format", "csv"])
         .assert()
@@ -287,7 +378,11 @@ async fn downloads_are_the_command_lines_outputs() {
     assert_eq!(csv, cli);
     let (_, _, md) = get(&app, &format!("/api/download/md?{q}")).await;
     assert!(String::from_utf8(md).unwrap().contains("| metric |"));
-    let (status, headers, png) = get(&app, &format!("/api/download/png?{q}&chart=cortex-p-success")).await;
+    let (status, headers, png) = get(
+        &app,
+        &format!("/api/download/png?{q}&chart=cortex-p-success"),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&png));
     assert_eq!(headers["content-type"], "image/png");
     assert!(png.starts_with(b"\x89PNG"));
@@ -368,16 +463,27 @@ fn the_binary_serves_on_loopback_and_ctrl_c_exits_130() {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
-        assert!(start.elapsed() < Duration::from_secs(10), "serve did not stop");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "serve did not stop"
+        );
         std::thread::sleep(Duration::from_millis(20));
     };
     assert_eq!(status.code(), Some(130));
     let mut stderr = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
     assert!(stderr.contains("interrupted"), "{stderr}");
 }
 
 #[test]
 fn a_bad_bind_address_is_bad_input() {
-    crate::common::refused(&["serve", "--bind", "localhost"], &["`--bind`", "127.0.0.1:7878"]);
+    crate::common::refused(
+        &["serve", "--bind", "localhost"],
+        &["`--bind`", "127.0.0.1:7878"],
+    );
 }

@@ -71,10 +71,11 @@ where
     }
 }
 
-/// The text of the cell in `column` (1 = first value) of metric `metric`'s row.
+/// The text of the cell in `column` (1 = first value) of the row of the
+/// metric called `metric` in words.
 async fn cell(client: &Client, metric: &str, column: usize) -> Option<String> {
     let xpath = format!(
-        "//div[@id='table']//tr[td[1]/code[text()='{metric}']]/td[{}]",
+        "//div[@id='table']//tr[td[1][text()='{metric}']]/td[{}]",
         column + 1
     );
     let found = client.find(Locator::XPath(&xpath)).await.ok()?;
@@ -106,7 +107,10 @@ async fn shoot(client: &Client, width: u32, height: u32, name: &str) -> PathBuf 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_answers_as_you_type_in_a_real_browser() {
     let driver_path = find("chromedriver");
-    if !tool_available("chromedriver (Debian's chromium-driver)", driver_path.is_some()) {
+    if !tool_available(
+        "chromedriver (Debian's chromium-driver)",
+        driver_path.is_some(),
+    ) {
         return;
     }
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -130,17 +134,21 @@ async fn the_page_answers_as_you_type_in_a_real_browser() {
                          "--hide-scrollbars"] }),
     );
     let webdriver = format!("http://127.0.0.1:{port}");
-    let client = until(Duration::from_secs(30), "chromedriver to accept a session", || {
-        let caps = caps.clone();
-        let webdriver = webdriver.clone();
-        async move {
-            ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-                .capabilities(caps)
-                .connect(&webdriver)
-                .await
-                .ok()
-        }
-    })
+    let client = until(
+        Duration::from_secs(30),
+        "chromedriver to accept a session",
+        || {
+            let caps = caps.clone();
+            let webdriver = webdriver.clone();
+            async move {
+                ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+                    .capabilities(caps)
+                    .connect(&webdriver)
+                    .await
+                    .ok()
+            }
+        },
+    )
     .await;
     let steps = tokio::time::timeout(Duration::from_secs(150), steps(&client, &base)).await;
     let _ = client.close().await;
@@ -153,25 +161,40 @@ async fn steps(client: &Client, base: &str) {
         .goto(&format!("{base}?cmd=cortex&pool=d8+d6&vs=2d6"))
         .await
         .unwrap();
-    let before = until(wait, "the first answer", || cell(client, "p_success", 1)).await;
+    let before = until(wait, "the first answer", || {
+        cell(client, "chance of success", 1)
+    })
+    .await;
     assert_eq!(before, "55.03 %");
     assert!(text_of(client, "#method").await.contains("exact"));
 
     // Type a pool: the success cell changes without a click.
     type_into(client, "#f-pool", "d10 2d8 d6").await;
     let after = until(wait, "the success cell to change", || async {
-        cell(client, "p_success", 1).await.filter(|t| *t != before)
+        cell(client, "chance of success", 1)
+            .await
+            .filter(|t| *t != before)
     })
     .await;
     let cli = oddsmith()
-        .args(["cortex", "d10 2d8 d6", "--vs", "2d6", "--format", "markdown"])
+        .args([
+            "cortex",
+            "d10 2d8 d6",
+            "--vs",
+            "2d6",
+            "--format",
+            "markdown",
+        ])
         .assert()
         .success()
         .get_output()
         .stdout
         .clone();
     let cli = String::from_utf8(cli).unwrap();
-    assert!(cli.contains(&format!("| `p_success` | {after} |")), "{after} in\n{cli}");
+    assert!(
+        cli.contains(&format!("| chance of success | {after} |")),
+        "{after} in\n{cli}"
+    );
     let command = text_of(client, "#command").await;
     assert_eq!(command, "oddsmith cortex 'd10 2d8 d6' --vs 2d6");
 
@@ -183,8 +206,12 @@ async fn steps(client: &Client, base: &str) {
         .click()
         .await
         .unwrap();
-    let head = text_of(client, "#distributions th").await;
-    assert_eq!(head, "at least");
+    until(wait, "the view on the command line", || async {
+        Some(text_of(client, "#command").await).filter(|c| c.ends_with("--view at-least"))
+    })
+    .await;
+    let head = text_of(client, "#distributions h3").await;
+    assert_eq!(head, "total: at least");
     shoot(client, 1280, 1600, "page-1280.png").await;
     client
         .find(Locator::Css("[data-show='chart']"))
@@ -210,7 +237,10 @@ async fn steps(client: &Client, base: &str) {
     // The shared link reopens the same state.
     let url = client.current_url().await.unwrap();
     let query = url.query().unwrap_or_default().to_string();
-    assert!(query.contains("view=at-least") && query.contains("show=chart"), "{query}");
+    assert!(
+        query.contains("view=at-least") && query.contains("show=chart"),
+        "{query}"
+    );
     client.goto(url.as_str()).await.unwrap();
     until(wait, "the shared page's chart", || async {
         client.find(Locator::Css("#charts figure svg")).await.ok()
@@ -239,7 +269,10 @@ async fn steps(client: &Client, base: &str) {
         .click()
         .await
         .unwrap();
-    assert_eq!(until(wait, "the table", || cell(client, "p_success", 1)).await, after);
+    assert_eq!(
+        until(wait, "the table", || cell(client, "chance of success", 1)).await,
+        after
+    );
 
     // A bad pool: its message beside the field, the last result kept.
     type_into(client, "#f-pool", "d8 d7").await;
@@ -247,10 +280,17 @@ async fn steps(client: &Client, base: &str) {
         Some(text_of(client, "#e-pool").await).filter(|t| !t.is_empty())
     })
     .await;
-    assert_eq!(message, "POOL: d7 is not a Cortex die: use d4, d6, d8, d10 or d12");
-    assert_eq!(cell(client, "p_success", 1).await.as_deref(), Some(after.as_str()));
+    assert_eq!(
+        message,
+        "POOL: d7 is not a Cortex die: use d4, d6, d8, d10 or d12"
+    );
+    assert_eq!(
+        cell(client, "chance of success", 1).await.as_deref(),
+        Some(after.as_str())
+    );
 
-    // The CSV download is the command line's CSV of the result shown.
+    // The CSV download is the command line's CSV of the result shown
+    // (its view, `--view at-least`, as the command line shows).
     let href = client
         .find(Locator::Css("#downloads a[href*='download/csv']"))
         .await
@@ -267,7 +307,16 @@ async fn steps(client: &Client, base: &str) {
         .await
         .unwrap();
     let cli = oddsmith()
-        .args(["cortex", "d10 2d8 d6", "--vs", "2d6", "--format", "csv"])
+        .args([
+            "cortex",
+            "d10 2d8 d6",
+            "--vs",
+            "2d6",
+            "--view",
+            "at-least",
+            "--format",
+            "csv",
+        ])
         .assert()
         .success()
         .get_output()

@@ -20,10 +20,12 @@ mod advantage;
 mod balance;
 mod conflict;
 mod cortex;
+mod economy;
 pub(crate) mod labels;
 mod plot_points;
 mod scene;
 mod storytelling;
+mod storytelling_actions;
 mod totals;
 
 use serde_json::Value as Json;
@@ -64,9 +66,22 @@ pub fn charts(report: &Report) -> Vec<Chart> {
                 charts.extend(plot_points::chart(&results));
                 charts
             }
-            System::CortexScene => scene::charts(&results),
+            System::CortexScene => {
+                let mut charts = scene::charts(&results);
+                charts.extend(economy::charts(&results));
+                charts
+            }
             System::CortexConflict => conflict::charts(&results),
-            System::Storytelling => storytelling::charts(&results),
+            System::Storytelling => {
+                // Extended and contested actions have charts of their own.
+                let (actions, rolls): (Vec<&CaseResult>, Vec<&CaseResult>) = results
+                    .iter()
+                    .copied()
+                    .partition(|r| storytelling_actions::is_action(r));
+                let mut charts = storytelling::charts(&rolls);
+                charts.extend(storytelling_actions::charts(&actions));
+                charts
+            }
             System::Advantage => advantage::charts(&results),
         };
         if all > MAX_CHARTED_CASES {
@@ -124,7 +139,7 @@ pub fn drawn_rank(system: System, metric: &str) -> Option<usize> {
     let drawn: &[MetricRef] = match system {
         System::Cortex => cortex::METRICS_DRAWN,
         System::CortexScene => scene::METRICS_DRAWN,
-        System::Storytelling => storytelling::METRICS_DRAWN,
+        System::Storytelling => return storytelling_actions::drawn_rank(metric),
         System::Advantage => advantage::METRICS_DRAWN,
         System::CortexConflict => conflict::METRICS_DRAWN,
     };

@@ -69,7 +69,7 @@ fn pool_size(r: &CaseResult) -> i64 {
 
 /// "10-again", "9-again + rote", "no again, a die succeeds on 7+" (other
 /// keys in the words of `labels::phrase`).
-fn variant_label(r: &CaseResult, keys: &[String]) -> String {
+pub(super) fn variant_label(r: &CaseResult, keys: &[String]) -> String {
     let again = match input_int(r, &AGAIN) {
         Some(0) => "no again".to_string(),
         Some(a) => format!("{a}-again"),

@@ -170,30 +170,6 @@ async function evaluateNow() {
   render();
 }
 
-function percent(p) {
-  if (p === null || p === undefined) return "-";
-  if (p === 0) return "0 %";
-  if (p === 1) return "100 %";
-  if (p < 0.0001) return "< 0.01 %";
-  if (p > 0.9999) return "> 99.99 %";
-  return (p * 100).toFixed(2) + " %";
-}
-
-const VIEW_WORDS = { exactly: "exactly", "at-least": "at least", "at-most": "at most" };
-
-function distributionTables(list) {
-  const out = [];
-  for (const d of list) {
-    const view = state.view;
-    if (d.rows.every((r) => r[view].every((v) => v === null))) continue; // no order: no tails
-    const head = el("tr", {}, el("th", {}, VIEW_WORDS[view]), ...d.cases.map((c) => el("th", { class: "num" }, c)));
-    const rows = d.rows.map((r) => el("tr", {}, el("td", {}, r.outcome), ...r[view].map((v) => el("td", { class: "num" }, percent(v)))));
-    out.push(el("h2", {}, "Distribution of ", el("code", {}, d.variable)));
-    out.push(el("div", { class: "table" }, el("table", {}, el("thead", {}, head), el("tbody", {}, ...rows))));
-  }
-  return out;
-}
-
 function render() {
   const b = state.last;
   if (!b) return;
@@ -207,7 +183,9 @@ function render() {
     const words = b.words[code.textContent];
     if (words) code.after(el("span", { class: "words" }, words));
   }
-  $("distributions").replaceChildren(...distributionTables(b.distributions));
+  // The distributions in the chosen view: the report's own `--view`
+  // grids, rendered and escaped by the server.
+  $("distributions").innerHTML = b.distributions[state.view] || "";
   // The charts are the chart module's SVG, drawn on the server.
   $("charts").replaceChildren();
   for (const c of b.charts) {
@@ -241,7 +219,8 @@ async function init() {
   buildForm(params);
   pressed();
   for (const b of document.querySelectorAll("[data-view]")) {
-    b.addEventListener("click", () => { state.view = b.dataset.view; pressed(); history.replaceState(null, "", "?" + currentQuery()); render(); });
+    // The view is `--view`: the command line and the downloads follow it.
+    b.addEventListener("click", () => { state.view = b.dataset.view; pressed(); render(); evaluateNow(); });
   }
   for (const b of document.querySelectorAll("[data-show]")) {
     b.addEventListener("click", () => { state.show = b.dataset.show; pressed(); history.replaceState(null, "", "?" + currentQuery()); render(); });

@@ -94,9 +94,69 @@ pub const ACTIONS: KeyDef = KeyDef::int("actions", (1, MAX_ACTIONS), Fallback::I
 pub const END_AT_2D12: KeyDef = KeyDef::switch("end_at_2d12", false, "The GM ends the scene by spending 2d12 as soon as the doom pool holds two",
     ("scene ends when the doom pool reaches 2d12", "doom pool keeps growing past 2d12"), "end at 2d12");
 
+/// How the hero of a scene spends plot points, one an action at most
+/// (docs/cortex.md, "The scene's economy").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeroSpend {
+    /// Plot points are only counted.
+    Never,
+    /// Before the roll: one more d6 in the pool.
+    AddD6,
+    /// After the roll: one more rolled die in the total.
+    AddToTotal,
+}
+
+choice_words!(HeroSpend { Never => "never", AddD6 => "add-d6", AddToTotal => "add-to-total" });
+
+/// Which side of the distinction the hero rolls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Distinction {
+    /// The pool as given.
+    D8,
+    /// A d8 of the pool rolled as a d4, for a plot point, whenever the
+    /// hero holds none.
+    D4WhenBroke,
+}
+
+choice_words!(Distinction { D8 => "d8", D4WhenBroke => "d4-when-broke" });
+
+/// How the GM spends doom dice on reactions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GmSpend {
+    Never,
+    /// One more rolled doom die in the reaction's total, when that turns
+    /// the hero's success into a failure.
+    ToWin,
+}
+
+choice_words!(GmSpend { Never => "never", ToWin => "to-win" });
+
+/// Most plot points a scene may start with (docs/cortex.md: 0..10).
+pub const MAX_START_PLOT_POINTS: i64 = 10;
+
+// The economy keys name a case (main) so that a case's name can show those
+// that differ from their defaults (docs/cortex.md), and only those.
+pub const START_PLOT_POINTS: KeyDef = KeyDef::int("start_plot_points", (0, MAX_START_PLOT_POINTS), Fallback::Int(0), "Plot points the hero holds when the scene begins",
+    Phrase::Value("hero starts with {}", Shown::Count("plot point", "plot points")), "starting plot points").main();
+pub const HERO_SPEND: KeyDef = KeyDef::choice::<HeroSpend>("hero_spend", "never", "How the hero spends plot points, one an action at most: never, add-d6 (a d6 before the roll) or add-to-total (one more die in the total)",
+    Phrase::Words(&[("never", "the hero keeps plot points"), ("add-d6", "the hero spends to add a d6"), ("add-to-total", "the hero spends to add a die to the total")],
+        &Phrase::Value("hero spends {}", Shown::Plain)), "hero spending").main();
+pub const SPEND_BELOW: KeyDef = KeyDef::int("spend_below", (1, i64::MAX), Fallback::Nothing, "With hero_spend = add-to-total: spend only when the total is below this",
+    Phrase::Value("the hero spends on totals below {}", Shown::Plain), "spending threshold").main();
+pub const DISTINCTION: KeyDef = KeyDef::choice::<Distinction>("distinction", "d8", "d8 rolls the pool as given; d4-when-broke rolls a d8 of the pool as a d4, for a plot point, when the hero holds none",
+    Phrase::Words(&[("d8", "the distinction rolls d8"), ("d4-when-broke", "the distinction rolls d4 when broke")],
+        &Phrase::Value("distinction {}", Shown::Plain)), "distinction").main();
+pub const GM_SPEND: KeyDef = KeyDef::choice::<GmSpend>("gm_spend", "never", "never, or to-win: the GM spends a doom die to add it to the reaction when that makes the action fail",
+    Phrase::Words(&[("never", "the GM keeps the doom pool"), ("to-win", "the GM spends doom dice to win")],
+        &Phrase::Value("GM spends {}", Shown::Plain)), "GM spending").main();
+
+/// The scene's economy keys (docs/cortex.md, "The scene's economy").
+pub const ECONOMY_KEYS: &[&KeyDef] = &[&START_PLOT_POINTS, &HERO_SPEND, &SPEND_BELOW, &DISTINCTION, &GM_SPEND];
+
 /// The keys a scene accepts.
 pub const SCENE_KEYS: &[&KeyDef] = &[
     &SCENE_POOL, &DOOM, &ACTIONS, &END_AT_2D12, &TIES, &HEROIC_STEP, &KEEP, &REACTION_KEEP,
+    &START_PLOT_POINTS, &HERO_SPEND, &SPEND_BELOW, &DISTINCTION, &GM_SPEND,
 ];
 
 pub const HERO: KeyDef = KeyDef::pool("hero", Fallback::Required, "The hero's pool, e.g. \"d10 2d8 d6\"",

@@ -26,6 +26,7 @@
 
 pub mod conflict;
 pub(crate) mod doom_chain;
+pub mod economy;
 pub(crate) mod exact;
 #[rustfmt::skip]
 pub(crate) mod keys;

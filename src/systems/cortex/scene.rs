@@ -21,7 +21,8 @@ use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
 use crate::engine::rng::{DiceRng, DieRoller};
 use crate::options::{OptionError, Options};
 
-use super::keys::{ACTIONS, DOOM, END_AT_2D12, SCENE_POOL};
+use super::economy::Economy;
+use super::keys::{ACTIONS, DOOM, ECONOMY_KEYS, END_AT_2D12, SCENE_POOL};
 use super::rules::Rules;
 use super::sample::{dice_table, roll_pool};
 use super::scene_metrics as m;
@@ -69,6 +70,10 @@ pub struct SceneCase {
     pub actions: u32,
     pub rules: Rules,
     pub end_at_2d12: bool,
+    /// The plot points and doom dice spent (docs/cortex.md, "The scene's
+    /// economy"); `None` when the case gives none of its keys, so it
+    /// reports what a scene did before them.
+    pub economy: Option<Economy>,
 }
 
 impl SceneCase {
@@ -83,6 +88,7 @@ impl SceneCase {
         let actions = options.int_of(&ACTIONS)? as u32;
         let rules = Rules::from_options(&mut options)?;
         let end_at_2d12 = options.bool_of(&END_AT_2D12)?;
+        let economy = Economy::from_options(&mut options, &pool)?;
         options.finish()?;
         Ok(SceneCase {
             pool,
@@ -90,6 +96,7 @@ impl SceneCase {
             actions,
             rules,
             end_at_2d12,
+            economy,
         })
     }
 
@@ -130,7 +137,7 @@ pub struct SceneHists<W> {
 }
 
 impl<W: Copy + Default + std::ops::AddAssign> SceneHists<W> {
-    pub(super) fn new(actions: u32) -> Self {
+    pub(crate) fn new(actions: u32) -> Self {
         let n = i64::from(actions);
         SceneHists {
             success_by_action: vec![W::default(); actions as usize],
@@ -141,7 +148,7 @@ impl<W: Copy + Default + std::ops::AddAssign> SceneHists<W> {
         }
     }
 
-    fn merge(&mut self, other: &SceneHists<W>) {
+    pub(crate) fn merge(&mut self, other: &SceneHists<W>) {
         for (a, &b) in self
             .success_by_action
             .iter_mut()
@@ -161,7 +168,7 @@ impl<W: Copy + Default + std::ops::AddAssign> SceneHists<W> {
 }
 
 impl SceneHists<u64> {
-    fn to_probabilities(&self, trials: u64) -> SceneHists<f64> {
+    pub(crate) fn to_probabilities(&self, trials: u64) -> SceneHists<f64> {
         let n = trials as f64;
         SceneHists {
             success_by_action: self
@@ -322,28 +329,43 @@ impl SystemCase for SceneCase {
         inputs.insert(ACTIONS.name.into(), json!(self.actions));
         self.rules.insert_opposed_inputs(&mut inputs);
         inputs.insert(END_AT_2D12.name.into(), json!(self.end_at_2d12));
+        if let Some(economy) = &self.economy {
+            economy.insert_inputs(&mut inputs);
+        }
         inputs
     }
 
     fn exact(&self, budget: &mut Budget) -> Result<Evaluation, ExactError> {
-        Ok(self.evaluation(&self.exact_hists(budget)?))
+        match &self.economy {
+            None => Ok(self.evaluation(&self.exact_hists(budget)?)),
+            Some(economy) => self.economy_exact(economy, budget),
+        }
     }
 
     fn monte_carlo(&self, settings: &McSettings<'_>) -> Result<Evaluation, Interrupted> {
-        Ok(self.evaluation(&self.monte_carlo_hists(settings)?))
+        match &self.economy {
+            None => Ok(self.evaluation(&self.monte_carlo_hists(settings)?)),
+            Some(economy) => self.economy_monte_carlo(economy, settings),
+        }
     }
 
     /// "d10 2d8 d6 vs 2d6" when `pool` and `doom` are swept, with
     /// ", actions=6" when `actions` is too (the scenario loader adds any
-    /// other swept key the same way).
+    /// other swept key the same way). The economy's keys follow only
+    /// where they differ from their defaults (docs/cortex.md).
     fn sweep_name(&self, swept: &[String]) -> Option<String> {
         let has = |k: &str| swept.iter().any(|s| s == k);
-        if !(has(SCENE_POOL.name) && has(DOOM.name)) {
+        let economy_swept = ECONOMY_KEYS.iter().any(|key| has(key.name));
+        if !(economy_swept || has(SCENE_POOL.name) && has(DOOM.name)) {
             return None;
         }
         let mut name = format!("{} vs {}", self.pool, self.doom);
         if has(ACTIONS.name) {
             name.push_str(&format!(", actions={}", self.actions));
+        }
+        for part in self.economy.iter().flat_map(|e| e.name_parts(has)) {
+            name.push_str(", ");
+            name.push_str(&part);
         }
         Some(name)
     }
@@ -361,6 +383,7 @@ mod tests {
             actions,
             rules: Rules::default(),
             end_at_2d12: false,
+            economy: None,
         }
     }
 

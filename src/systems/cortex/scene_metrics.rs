@@ -20,13 +20,22 @@ pub const MEAN_PLOT_POINTS: MetricDef = MetricDef::mean("mean_plot_points", "ave
 pub const P_ENDED_EARLY: MetricDef = MetricDef::probability("p_ended_early", "chance the scene ends early");
 pub const MEAN_FINAL_DOOM_DICE: MetricDef = MetricDef::mean("mean_final_doom_dice", "average doom dice at the end");
 
+// The scene's economy (docs/cortex.md), reported when a case gives its keys.
+// A Cortex roll's plot points spent read the same.
+pub use super::metrics::MEAN_PLOT_POINTS_SPENT;
+pub const MEAN_FINAL_PLOT_POINTS: MetricDef = MetricDef::mean("mean_final_plot_points", "average plot points held at the end");
+pub const MEAN_DOOM_DICE_SPENT: MetricDef = MetricDef::mean("mean_doom_dice_spent", "average doom dice the GM spent");
+pub const P_GM_SPENT: MetricDef = MetricDef::probability("p_gm_spent", "chance the GM spends a doom die");
+
 /// The doom pool at the end, or `ended`: pools, not numbers.
 pub const FINAL_DOOM: DistributionDef = DistributionDef::categorical("final_doom");
 pub const SUCCESSES: DistributionDef = DistributionDef::ordered("successes");
 pub const PLOT_POINTS: DistributionDef = DistributionDef::ordered("plot_points");
+pub const FINAL_PLOT_POINTS: DistributionDef = DistributionDef::ordered("final_plot_points");
 
 pub const DECLARED: Declared = Declared {
-    metrics: &[MEAN_SUCCESSES, MEAN_HEROIC_SUCCESSES, MEAN_PLOT_POINTS, P_ENDED_EARLY, MEAN_FINAL_DOOM_DICE],
+    metrics: &[MEAN_SUCCESSES, MEAN_HEROIC_SUCCESSES, MEAN_PLOT_POINTS, P_ENDED_EARLY, MEAN_FINAL_DOOM_DICE,
+        MEAN_PLOT_POINTS_SPENT, MEAN_FINAL_PLOT_POINTS, MEAN_DOOM_DICE_SPENT, P_GM_SPENT],
     families: &[P_SUCCESS_ACTION],
-    distributions: &[FINAL_DOOM, SUCCESSES, PLOT_POINTS],
+    distributions: &[FINAL_DOOM, SUCCESSES, PLOT_POINTS, FINAL_PLOT_POINTS],
 };

@@ -15,13 +15,20 @@
 //! The folder, one concern a file: [`rules`] the scorer and one die's
 //! distribution, [`exact`] the convolution and its brute-force check,
 //! [`sample`] the Monte Carlo trial, [`keys`] the keys; this file holds the case, its options,
-//! its histograms and its metrics.
+//! its histograms and its metrics. A pool rolled more than once has files
+//! of its own: [`actions`] reads its keys and picks the case, [`extended`]
+//! the extended action, [`contest`] the contested one.
 
+mod actions;
+mod contest;
 mod exact;
+mod extended;
 #[rustfmt::skip]
 pub(crate) mod keys;
 #[rustfmt::skip]
 pub(crate) mod metrics;
+#[cfg(test)]
+mod actions_tests;
 pub(crate) mod rules;
 mod sample;
 
@@ -33,6 +40,10 @@ use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{OptionError, Options};
 
 use super::SystemCase;
+pub use actions::resolve;
+pub use contest::ContestCase;
+pub use extended::ExtendedCase;
+pub use keys::ContestTies;
 use keys::{AGAIN, CHANCE_DIE_EXPLODES, DICE, EXCEPTIONAL, MODIFIER, NEED, ROTE, TARGET};
 use metrics as m;
 pub use rules::{Roll, Rules};
@@ -68,29 +79,24 @@ pub struct StorytellingCase {
 
 impl StorytellingCase {
     pub fn from_options(mut options: Options) -> Result<StorytellingCase, OptionError> {
+        let case = Self::read(&mut options)?;
+        options.finish()?;
+        Ok(case)
+    }
+
+    /// Reads one roll's keys, leaving the rest of `options` to the caller
+    /// (an extended or contested action reads its own keys after these).
+    pub(crate) fn read(options: &mut Options) -> Result<StorytellingCase, OptionError> {
         let Some(dice) = options.maybe_int_of(&DICE)? else {
             return Err(options.case_error(format!(
                 "a storytelling case needs {}, the number of d10s before the modifier (a whole number, 0 or more)",
                 options.key_name(&DICE)
             )));
         };
-        let modifier_item = options.take(&MODIFIER);
-        let modifier = options.int_of(&MODIFIER)?;
-        let pool = i128::from(dice) + i128::from(modifier);
-        if pool > i128::from(MAX_DICE) {
-            let message = format!(
-                "the pool (dice + modifier) is {pool} dice; at most {MAX_DICE} are allowed"
-            );
-            return Err(match modifier_item {
-                Some(item) => options.error_at(&item, message),
-                None => options.case_error(message),
-            });
-        }
-        // Every pool of zero or less is the same chance die.
-        let rules = Rules::from_options(&mut options, pool.max(0) as i64)?;
+        let (modifier, pool) = pool_of(options, dice, &MODIFIER, "the pool")?;
+        let rules = Rules::from_options(options, pool)?;
         let need = options.int_of(&NEED)?;
         let exceptional = options.int_of(&EXCEPTIONAL)?;
-        options.finish()?;
         Ok(StorytellingCase {
             dice,
             modifier,
@@ -137,6 +143,29 @@ impl StorytellingCase {
             dropped_mass,
         }
     }
+}
+
+/// The modifier read from `modifier_key` and the pool (`what`) it makes of `dice`
+/// (every pool of zero or less is the same chance die, pool 0), or an error
+/// pointing at the modifier when the sum passes [`MAX_DICE`].
+pub(crate) fn pool_of(
+    options: &mut Options,
+    dice: i64,
+    modifier_key: &'static crate::options::KeyDef,
+    what: &str,
+) -> Result<(i64, i64), OptionError> {
+    let modifier_item = options.take(modifier_key);
+    let modifier = options.int_of(modifier_key)?;
+    let pool = i128::from(dice) + i128::from(modifier);
+    if pool > i128::from(MAX_DICE) {
+        let message =
+            format!("{what} (dice + modifier) is {pool} dice; at most {MAX_DICE} are allowed");
+        return Err(match modifier_item {
+            Some(item) => options.error_at(&item, message),
+            None => options.case_error(message),
+        });
+    }
+    Ok((modifier, pool.max(0) as i64))
 }
 
 /// Adds one scored roll to the histograms.

@@ -5,7 +5,7 @@
 //! that the exact method convolves over the pool.
 
 use super::keys::{AGAIN, CHANCE_DIE_EXPLODES, ROTE, TARGET};
-use crate::options::{KeyStyle, OptionError, Options, RawValue};
+use crate::options::{KeyDef, KeyStyle, OptionError, Options, RawItem, RawValue};
 
 /// Sides of the die; every face is equally likely.
 pub(super) const SIDES: u8 = 10;
@@ -46,25 +46,7 @@ impl Rules {
     pub fn from_options(options: &mut Options, pool: i64) -> Result<Rules, OptionError> {
         let target = options.int_of(&TARGET)? as u8;
         let item = options.item_of(&AGAIN);
-        let allowed = || {
-            format!(
-                "{} must be 0 (no rerolls) or a value from {} ({target}) to 10",
-                options.key_name(&AGAIN),
-                options.key_name(&TARGET),
-            )
-        };
-        let again = match item.value {
-            RawValue::Int(0) => 0,
-            RawValue::Int(v) if v >= i64::from(target) && v <= 10 => v as u8,
-            RawValue::Int(v) => {
-                return Err(options.error_at(&item, format!("{}, not {v}", allowed())))
-            }
-            ref other => {
-                return Err(
-                    options.error_at(&item, format!("{}, not {}", allowed(), other.type_name()))
-                )
-            }
-        };
+        let again = Self::again_of(options, &AGAIN, &item, target)?;
         Ok(Rules {
             pool,
             target,
@@ -72,6 +54,31 @@ impl Rules {
             rote: options.bool_of(&ROTE)?,
             chance_die_explodes: options.bool_of(&CHANCE_DIE_EXPLODES)?,
         })
+    }
+
+    /// An `again` value given as `item` for `key` (the roller's or the
+    /// opponent's): 0 for no rerolls, or a face from `target` to 10.
+    pub(super) fn again_of(
+        options: &Options,
+        key: &'static KeyDef,
+        item: &RawItem,
+        target: u8,
+    ) -> Result<u8, OptionError> {
+        let allowed = || {
+            format!(
+                "{} must be 0 (no rerolls) or a value from {} ({target}) to 10",
+                options.key_name(key),
+                options.key_name(&TARGET),
+            )
+        };
+        match item.value {
+            RawValue::Int(0) => Ok(0),
+            RawValue::Int(v) if v >= i64::from(target) && v <= 10 => Ok(v as u8),
+            RawValue::Int(v) => Err(options.error_at(item, format!("{}, not {v}", allowed()))),
+            ref other => {
+                Err(options.error_at(item, format!("{}, not {}", allowed(), other.type_name())))
+            }
+        }
     }
 
     pub fn is_chance(&self) -> bool {

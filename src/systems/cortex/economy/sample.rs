@@ -1,0 +1,156 @@
+//! The Monte Carlo trial of a scene with its economy (docs/cortex.md, "The
+//! scene's economy"): one whole scene, die by die, on the shared sampler
+//! ([`crate::engine::monte_carlo`]), each action the seven steps of
+//! [`super::rules`] in order.
+
+use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
+use crate::engine::rng::{DiceRng, DieRoller};
+
+use super::super::keys::{Distinction, GmSpend};
+use super::super::sample::dice_table;
+use super::super::scene::{dice_in, key_of, DoomKey, SceneCase, SceneHists};
+use super::rules::{
+    action_pool, action_total, outcome, settle_doom, DoomDice, HeroDice, Preparation,
+};
+use super::{Economy, EconomyHists, EconomyTally};
+
+struct EconomySampler<'a> {
+    case: &'a SceneCase,
+    economy: &'a Economy,
+    /// The hero's dice as (step, sides) for each preparation: by d4 and
+    /// added d6.
+    pools: [[Vec<(u8, u8)>; 2]; 2],
+    start: DoomKey,
+    /// Doom dice the reaction holds: `reaction_keep`, one more when the GM
+    /// may spend.
+    slots: usize,
+}
+
+impl EconomySampler<'_> {
+    fn dice(&self, prep: Preparation) -> &[(u8, u8)] {
+        &self.pools[usize::from(prep.d4)][usize::from(prep.add_d6)]
+    }
+}
+
+impl Sampler for EconomySampler<'_> {
+    type Tally = EconomyTally<u64>;
+
+    fn new_tally(&self) -> Self::Tally {
+        EconomyTally {
+            scene: SceneHists::new(self.case.actions),
+            economy: EconomyHists::default(),
+        }
+    }
+
+    fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally) {
+        let (case, economy) = (self.case, self.economy);
+        let rules = &case.rules;
+        let (keep, reaction_keep) = (rules.keep, rules.reaction_keep);
+        let mut doom = self.start;
+        let mut held = economy.start_plot_points;
+        let (mut successes, mut heroics, mut earned, mut spent, mut doom_spent) = (0, 0, 0, 0, 0);
+        let mut ended = false;
+        let mut roller = DieRoller::new(rng);
+        for i in 0..case.actions as usize {
+            // Step 1.
+            if case.ends(&doom) {
+                ended = true;
+                break;
+            }
+            // Steps 2 and 3.
+            let prep = economy.prepare(held);
+            // Step 4.
+            let mut hero = HeroDice::EMPTY;
+            for &(_, sides) in self.dice(prep) {
+                hero.push(keep, roller.roll(u32::from(sides)) as u8);
+            }
+            let roll = hero.roll(keep);
+            let on_total = economy.spends_on_total(prep, &roll);
+            let total = action_total(&roll, on_total);
+            // Step 5: the whole doom pool rolls, then the GM may spend.
+            let mut dice = DoomDice::EMPTY;
+            for step in (0..5u8).rev() {
+                let sides = crate::dice::Die::from_step(u32::from(step))
+                    .expect("d4..d12")
+                    .sides();
+                for _ in 0..doom[usize::from(step)] {
+                    dice.push(self.slots, step, roller.roll(sides) as u8);
+                }
+            }
+            let reaction = dice.reaction(reaction_keep, self.slots);
+            let gm = economy.gm_spends(rules, total, &reaction);
+            let added = match (gm, reaction.added) {
+                (Some(_), Some((value, _))) => value,
+                _ => 0,
+            };
+            // Step 6.
+            let (success, heroic) = outcome(rules, total, reaction.total + added);
+            if success {
+                successes += 1;
+                tally.scene.success_by_action[i] += 1;
+            }
+            heroics += u32::from(heroic);
+            // Step 7.
+            let settled = economy.settle(held, prep, on_total, roll.hitches);
+            held = settled.held;
+            earned += settled.earned;
+            spent += settled.spent;
+            settle_doom(&mut doom, gm, roll.hitches);
+            doom_spent += u32::from(gm.is_some());
+        }
+        let scene = &mut tally.scene;
+        scene.successes.add(successes, 1);
+        scene.heroics.add(i64::from(heroics), 1);
+        scene.plot_points.add(i64::from(earned), 1);
+        if ended {
+            scene.ended += 1;
+        } else {
+            *scene.final_doom.entry(doom).or_insert(0) += 1;
+            scene.final_dice.add(dice_in(&doom) as i64, 1);
+        }
+        let e = &mut tally.economy;
+        e.points_spent.add(i64::from(spent), 1);
+        e.final_points.add(i64::from(held), 1);
+        e.doom_spent.add(i64::from(doom_spent), 1);
+        e.gm_spent += u64::from(doom_spent > 0);
+    }
+
+    fn merge(&self, into: &mut Self::Tally, other: Self::Tally) {
+        into.scene.merge(&other.scene);
+        into.economy.merge(&other.economy);
+    }
+}
+
+/// Monte Carlo tallies as probabilities.
+pub fn monte_carlo_hists(
+    case: &SceneCase,
+    economy: &Economy,
+    settings: &McSettings<'_>,
+) -> Result<EconomyTally<f64>, Interrupted> {
+    // A pool with no d8 never swaps one (checked when read): its d4 tables
+    // are the plain ones, never used.
+    let swaps = economy.distinction == Distinction::D4WhenBroke;
+    let table = |d4: bool, add_d6: bool| {
+        let prep = Preparation {
+            d4: d4 && swaps,
+            add_d6,
+            holds: false,
+        };
+        dice_table(&action_pool(&case.pool, prep))
+    };
+    let sampler = EconomySampler {
+        case,
+        economy,
+        pools: [
+            [table(false, false), table(false, true)],
+            [table(true, false), table(true, true)],
+        ],
+        start: key_of(&case.doom),
+        slots: case.rules.reaction_keep + usize::from(economy.gm_spend == GmSpend::ToWin),
+    };
+    let tally = monte_carlo::run(&sampler, settings)?;
+    Ok(EconomyTally {
+        scene: tally.scene.to_probabilities(settings.trials),
+        economy: tally.economy.to_probabilities(settings.trials),
+    })
+}

@@ -1,0 +1,346 @@
+//! An extended action (docs/storytelling.md, "Extended actions"): the pool
+//! is rolled up to `rolls` times and its successes add up; the action
+//! succeeds on the roll at which the running total reaches `extended`, and
+//! a dramatic failure (the chance die showing 1) ends it at once as a
+//! failure. Every roll is one roll of the pool by the single-roll rules.
+//!
+//! The exact method plays the rolls on the chain engine, a state being the
+//! successes gathered so far, each roll moving it by the single roll's
+//! exact success distribution; the Monte Carlo method rolls the dice,
+//! roll after roll, through the one scorer ([`Rules::roll`]). Both fill the
+//! same histograms, and one function turns them into the metrics.
+
+use serde_json::{json, Map, Value};
+
+use crate::distribution::{nearer_tail, DistRow, Evaluation, Hist, Metric};
+use crate::engine::chain::{self, Mechanic, Next, Pruning};
+use crate::engine::exact::{Budget, ExactError};
+use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
+use crate::engine::rng::{DiceRng, DieRoller};
+use crate::systems::SystemCase;
+
+use super::keys::{EXTENDED, ROLLS};
+use super::metrics as m;
+use super::rules::{Rules, SIDES};
+use super::{record, StHists, StorytellingCase};
+
+/// A resolved extended action: the pool's single-roll case and the action's
+/// two numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExtendedCase {
+    pub base: StorytellingCase,
+    /// Successes to gather (1..=100).
+    pub extended: u32,
+    /// The most rolls (1..=100).
+    pub rolls: u32,
+}
+
+/// How one extended action ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// The running total reached `extended` on this roll (1-based).
+    Success { roll: u32, total: u32 },
+    /// A dramatic failure on this roll ended it.
+    Dramatic { roll: u32, total: u32 },
+    /// Every roll was made without reaching `extended`.
+    OutOfRolls { total: u32 },
+}
+
+/// The outcome histograms of extended actions: counts in Monte Carlo,
+/// probabilities when exact.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ExtHists<W> {
+    /// The roll the action succeeded on.
+    pub success_roll: Hist<W>,
+    /// Actions that did not succeed (ended by a dramatic failure or out of rolls).
+    pub never: W,
+    /// Actions a dramatic failure ended.
+    pub dramatic: W,
+    /// Rolls made, the dramatic one included.
+    pub rolls: Hist<W>,
+    /// Successes gathered when rolling stopped.
+    pub total: Hist<W>,
+}
+
+impl<W: Copy + Default + std::ops::AddAssign> ExtHists<W> {
+    pub(super) fn record(&mut self, end: End, rolls: u32, weight: W) {
+        let (made, total) = match end {
+            End::Success { roll, total } => {
+                self.success_roll.add(i64::from(roll), weight);
+                (roll, total)
+            }
+            End::Dramatic { roll, total } => {
+                self.never += weight;
+                self.dramatic += weight;
+                (roll, total)
+            }
+            End::OutOfRolls { total } => {
+                self.never += weight;
+                (rolls, total)
+            }
+        };
+        self.rolls.add(i64::from(made), weight);
+        self.total.add(i64::from(total), weight);
+    }
+}
+
+impl ExtHists<u64> {
+    fn to_probabilities(&self, trials: u64) -> ExtHists<f64> {
+        let n = trials as f64;
+        ExtHists {
+            success_roll: self.success_roll.to_probabilities(trials),
+            never: self.never as f64 / n,
+            dramatic: self.dramatic as f64 / n,
+            rolls: self.rolls.to_probabilities(trials),
+            total: self.total.to_probabilities(trials),
+        }
+    }
+}
+
+impl ExtendedCase {
+    /// The extended action's metrics (docs/storytelling.md), from its
+    /// histograms; `held` is the probability the outcomes hold (1 less any
+    /// mass an exact answer dropped). One function for every method.
+    pub fn metrics(&self, h: &ExtHists<f64>, held: f64) -> Vec<Metric> {
+        let success = nearer_tail(h.success_roll.mass(), h.never, held);
+        vec![
+            Metric::probability(m::P_EXTENDED_SUCCESS.name, success),
+            Metric::probability(m::P_EXTENDED_DRAMATIC.name, h.dramatic),
+            Metric::mean_of(m::MEAN_ROLLS.name, &h.rolls, 1.0),
+            Metric::mean_of(m::MEAN_ROLLS_TO_SUCCESS.name, &h.success_roll, success),
+            Metric::mean_of(m::MEAN_TOTAL_SUCCESSES.name, &h.total, 1.0),
+        ]
+    }
+
+    /// The `success_roll` rows: every roll `1` .. `rolls`, then `never`.
+    pub fn rows(&self, h: &ExtHists<f64>) -> Vec<DistRow> {
+        let name = m::SUCCESS_ROLL.name;
+        let mut rows: Vec<DistRow> = (1..=self.rolls)
+            .map(|k| DistRow::new(name, k, h.success_roll.get(i64::from(k))))
+            .collect();
+        rows.push(DistRow::new(name, "never", h.never));
+        rows
+    }
+
+    fn evaluation(
+        &self,
+        single: &StHists<f64>,
+        h: &ExtHists<f64>,
+        dropped: Option<f64>,
+    ) -> Evaluation {
+        let mut metrics = self.base.metrics(single);
+        metrics.extend(self.metrics(h, 1.0 - dropped.unwrap_or(0.0)));
+        let mut rows = self.base.rows(single);
+        rows.extend(self.rows(h));
+        Evaluation {
+            metrics,
+            rows,
+            dropped_mass: dropped,
+        }
+    }
+
+    /// The exact histograms of the single roll and of the action, and the
+    /// probability the action's answer leaves out: each roll's truncated
+    /// tail (docs/storytelling.md), weighted by the chance the roll is made.
+    pub fn exact_hists(
+        &self,
+        budget: &mut Budget,
+    ) -> Result<(StHists<f64>, ExtHists<f64>, f64), ExactError> {
+        let (single, single_dropped) = self.base.exact_hists(budget)?;
+        let mut roll: Vec<f64> = single.successes.iter().map(|(_, p)| p).collect();
+        // A dramatic failure scores no success but ends the action, so it
+        // leaves the 0 entry and moves no state.
+        if let Some(zero) = roll.first_mut() {
+            *zero = (*zero - single.dramatic).max(0.0);
+        }
+        let mut action = Action {
+            case: self,
+            roll,
+            dramatic: single.dramatic,
+            roll_dropped: single_dropped,
+            hists: ExtHists::default(),
+            dropped: 0.0,
+        };
+        let run = chain::run(&mut action, Pruning::NONE, budget)?;
+        let dropped = action.dropped + run.dropped;
+        Ok((single, action.hists, dropped))
+    }
+
+    /// Monte Carlo histograms: each trial one extended action rolled die by
+    /// die; its first roll is also a sample of the single roll.
+    pub fn monte_carlo_hists(
+        &self,
+        settings: &McSettings<'_>,
+    ) -> Result<(StHists<f64>, ExtHists<f64>), Interrupted> {
+        let sampler = ExtSampler { case: *self };
+        let (single, action) = monte_carlo::run(&sampler, settings)?;
+        Ok((
+            single.to_probabilities(settings.trials),
+            action.to_probabilities(settings.trials),
+        ))
+    }
+}
+
+/// The exact play of an extended action on the chain engine.
+struct Action<'a> {
+    case: &'a ExtendedCase,
+    /// P(a roll scores k successes and is no dramatic failure), by k.
+    roll: Vec<f64>,
+    /// P(a roll is a dramatic failure).
+    dramatic: f64,
+    /// The probability a roll's truncated distribution leaves out.
+    roll_dropped: f64,
+    hists: ExtHists<f64>,
+    /// Truncated mass, summed over the rolls made.
+    dropped: f64,
+}
+
+/// Budget steps per state-by-outcome update: a dense array add, several
+/// times cheaper than the hash-map update a budget step is sized on.
+const UPDATES_PER_STEP: u64 = 8;
+
+impl Mechanic for Action<'_> {
+    /// Successes gathered so far, below `extended`.
+    type State = u32;
+    type Mass = f64;
+    type Outcome = End;
+
+    fn steps(&self) -> usize {
+        self.case.rolls as usize
+    }
+
+    fn initial(&mut self) -> Vec<(u32, f64)> {
+        vec![(0, 1.0)]
+    }
+
+    fn work(&self, _step: usize, live: usize) -> u64 {
+        (live as u64 * self.roll.len() as u64).div_ceil(UPDATES_PER_STEP)
+    }
+
+    fn too_large(&self, step: usize, _live: usize) -> String {
+        format!(
+            "an extended action of {} rolls of {} dice (at roll {})",
+            self.case.rolls,
+            self.case.base.rules.pool,
+            step + 1
+        )
+    }
+
+    fn next(
+        &mut self,
+        step: usize,
+        gathered: u32,
+        p: f64,
+        next: &mut Next<u32, f64, End>,
+        _budget: &mut Budget,
+    ) -> Result<(), ExactError> {
+        let roll = step as u32 + 1;
+        self.dropped += p * self.roll_dropped;
+        if self.dramatic > 0.0 {
+            let total = gathered;
+            next.absorb(End::Dramatic { roll, total }, p * self.dramatic);
+        }
+        for (k, &q) in self.roll.iter().enumerate() {
+            let total = gathered + k as u32;
+            if total >= self.case.extended {
+                next.absorb(End::Success { roll, total }, p * q);
+            } else {
+                next.add(total, p * q);
+            }
+        }
+        Ok(())
+    }
+
+    fn final_outcome(&self, gathered: &u32) -> End {
+        End::OutOfRolls { total: *gathered }
+    }
+
+    fn absorb(&mut self, end: End, p: f64) {
+        self.hists.record(end, self.case.rolls, p);
+    }
+}
+
+/// The Monte Carlo trial: one extended action, real dice, roll by roll.
+struct ExtSampler {
+    case: ExtendedCase,
+}
+
+impl Sampler for ExtSampler {
+    type Tally = (StHists<u64>, ExtHists<u64>);
+
+    fn new_tally(&self) -> Self::Tally {
+        let pool = self.case.base.rules.pool.clamp(1, 4096);
+        let single = StHists {
+            successes: Hist::with_range(0, 2 * pool + 4),
+            dramatic: 0,
+            dropped: 0.0,
+        };
+        let rolls = i64::from(self.case.rolls);
+        let action = ExtHists {
+            success_roll: Hist::with_range(1, rolls),
+            never: 0,
+            dramatic: 0,
+            rolls: Hist::with_range(1, rolls),
+            total: Hist::with_range(0, i64::from(self.case.extended) + 2 * pool + 4),
+        };
+        (single, action)
+    }
+
+    #[inline]
+    fn trial(&self, rng: &mut DiceRng, (single, action): &mut Self::Tally) {
+        let rules: &Rules = &self.case.base.rules;
+        let mut roller = DieRoller::new(rng);
+        let mut faces = || Some(roller.roll(u32::from(SIDES)) as u8);
+        let mut total = 0;
+        for roll in 1..=self.case.rolls {
+            let scored = rules.roll(&mut faces).expect("random faces never run out");
+            if roll == 1 {
+                record(scored, 1u64, single);
+            }
+            if scored.dramatic {
+                action.record(End::Dramatic { roll, total }, self.case.rolls, 1);
+                return;
+            }
+            total += scored.successes;
+            if total >= self.case.extended {
+                action.record(End::Success { roll, total }, self.case.rolls, 1);
+                return;
+            }
+        }
+        action.record(End::OutOfRolls { total }, self.case.rolls, 1);
+    }
+
+    fn merge(&self, into: &mut Self::Tally, other: Self::Tally) {
+        into.0.successes.merge(&other.0.successes);
+        into.0.dramatic += other.0.dramatic;
+        let (a, b) = (&mut into.1, other.1);
+        a.success_roll.merge(&b.success_roll);
+        a.never += b.never;
+        a.dramatic += b.dramatic;
+        a.rolls.merge(&b.rolls);
+        a.total.merge(&b.total);
+    }
+}
+
+impl SystemCase for ExtendedCase {
+    fn system(&self) -> crate::systems::System {
+        crate::systems::System::Storytelling
+    }
+
+    fn inputs(&self) -> Map<String, Value> {
+        let mut inputs = self.base.inputs();
+        inputs.insert(EXTENDED.name.into(), json!(self.extended));
+        inputs.insert(ROLLS.name.into(), json!(self.rolls));
+        inputs
+    }
+
+    fn exact(&self, budget: &mut Budget) -> Result<Evaluation, ExactError> {
+        let (single, action, dropped) = self.exact_hists(budget)?;
+        Ok(self.evaluation(&single, &action, Some(dropped)))
+    }
+
+    fn monte_carlo(&self, settings: &McSettings<'_>) -> Result<Evaluation, Interrupted> {
+        let (single, action) = self.monte_carlo_hists(settings)?;
+        Ok(self.evaluation(&single, &action, None))
+    }
+}

@@ -1,0 +1,160 @@
+//! Pivot tables and distribution views from the command line: the README's
+//! Chronicles of Darkness grid as one Markdown table, `--paired`, the views
+//! in CSV, and the exit-2 messages of bad grids.
+
+use crate::common;
+
+use common::{json_of, oddsmith, refused};
+
+/// The stdout of a successful run.
+fn stdout_of(args: &[&str]) -> String {
+    let out = oddsmith()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+const COFD: [&str; 14] = [
+    "storytelling",
+    "1,2,3,4,5,6,7,8,9,10",
+    "--again",
+    "10,9,8,10",
+    "--rote=false,false,false,true",
+    "--paired",
+    "--rows",
+    "dice",
+    "--cols",
+    "again,rote",
+    "--format",
+    "markdown",
+    "--quiet",
+    "--method=exact",
+];
+
+#[test]
+fn the_readme_grid_is_one_markdown_table() {
+    let md = stdout_of(&COFD);
+    assert_eq!(md.matches("| --- |").count(), 1, "{md}");
+    assert!(
+        md.contains("| number of dice | 10-again | 9-again | 8-again | 10-again, rote action |"),
+        "{md}"
+    );
+    // Each cell is the case asked alone.
+    let alone = json_of(&["storytelling", "5", "--rote"]);
+    let p = alone["results"][0]["metrics"]["p_success"]
+        .as_f64()
+        .unwrap();
+    let row = md.lines().find(|l| l.starts_with("| 5 |")).unwrap();
+    assert!(row.ends_with(&format!("| {:.2} % |", p * 100.0)), "{row}");
+    // JSON is the same as without the grid flags: one result per case.
+    let mut json_args: Vec<&str> = COFD[..10].to_vec();
+    json_args.extend(["--format", "json"]);
+    assert_eq!(json_of(&json_args)["results"].as_array().unwrap().len(), 40);
+}
+
+#[test]
+fn paired_lists_zip_and_label_the_rows() {
+    let text = stdout_of(&[
+        "advantage",
+        "--die",
+        "d4,d6,d8",
+        "--threshold",
+        "3,5,7",
+        "--policy",
+        "threshold",
+        "--paired",
+        "--rows",
+        "die",
+        "--metric",
+        "p_strong",
+    ]);
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.trim_start().starts_with('d'))
+            .count(),
+        3,
+        "{text}"
+    );
+    let csv = stdout_of(&[
+        "advantage",
+        "--die",
+        "d4,d6,d8",
+        "--threshold",
+        "3,5,7",
+        "--policy",
+        "threshold",
+        "--paired",
+        "--rows",
+        "die",
+        "--metric",
+        "p_strong",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(csv.lines().next(), Some("die threshold,p_strong"), "{csv}");
+    assert!(csv.contains("die=d8 threshold=7,"), "{csv}");
+}
+
+#[test]
+fn a_view_in_csv_keeps_every_outcome() {
+    let csv = stdout_of(&[
+        "storytelling",
+        "3,5",
+        "--view",
+        "at-least",
+        "--format",
+        "csv",
+    ]);
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("metric,successes,\"dice=3, modifier=0\",\"dice=5, modifier=0\"")
+    );
+    assert_eq!(lines.next(), Some("successes:at-least,0,1,1"));
+    let text = stdout_of(&["storytelling", "3,5", "--view", "at-least"]);
+    assert!(
+        text.contains("left out: under 0.01 % in every case"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_grids_exit_2_with_what_is_allowed() {
+    refused(
+        &["storytelling", "5", "--rows", "dise"],
+        &["did you mean `dice`", "`again`"],
+    );
+    refused(
+        &[
+            "storytelling",
+            "5",
+            "--rows",
+            "dice",
+            "--metric",
+            "p_sucess",
+        ],
+        &["did you mean `p_success`", "`successes>=N`"],
+    );
+    refused(
+        &["storytelling", "5", "--cols", "again"],
+        &["`--cols` needs `--rows KEY`"],
+    );
+    refused(
+        &[
+            "storytelling",
+            "1,2",
+            "--again",
+            "10,9,8",
+            "--rote=false,true",
+            "--paired",
+            "--cols",
+            "again,rote",
+            "--rows",
+            "dice",
+        ],
+        &["with --paired", "as many values each"],
+    );
+}

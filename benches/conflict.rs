@@ -22,7 +22,7 @@ fn conflict_exact(c: &mut Criterion) {
             die: Die::D8,
             count: 4,
         }),
-        exchanges: 10,
+        exchanges: Some(10),
         foe_acts: true,
         hero_stress_limit: Die::D12,
         foe_stress_limit: Die::D12,

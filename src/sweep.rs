@@ -59,7 +59,8 @@ pub fn sweep_cases(
         });
     }
     let mut cases = Vec::with_capacity(count);
-    let mut canonical: std::collections::HashMap<String, String> = Default::default();
+    // Each resolved case's first name and its swept values as written.
+    let mut canonical: std::collections::HashMap<String, (String, Entries)> = Default::default();
     for index in 0..count {
         let chosen = combination(rest, index);
         let label_parts: Vec<String> = chosen
@@ -72,6 +73,11 @@ pub fn sweep_cases(
             .iter()
             .filter(|(k, _)| swept.contains(k) && !main.contains(&k.as_str()))
             .map(|(k, i)| swept_label(k, &i.value))
+            .collect();
+        let swept_values: Entries = chosen
+            .iter()
+            .filter(|(k, _)| swept.contains(k))
+            .cloned()
             .collect();
         let spec = resolve(chosen)?;
         // "pool vs vs" names the pairing; any other swept key follows as
@@ -93,9 +99,19 @@ pub fn sweep_cases(
         // Two combinations of one sweep differ in some swept value, so
         // equal resolved inputs (every value in canonical form) mean a
         // value listed twice under two spellings, `d8` and `1d8`.
-        let inputs = serde_json::Value::Object(spec.inputs()).to_string();
+        // But a swept key the case does not read (the die under `policy =
+        // "never"`, docs/advantage.md) makes equal cases legitimately: the
+        // answer is that it does not matter.
+        let resolved = spec.inputs();
+        let inputs = serde_json::Value::Object(resolved.clone()).to_string();
+        let written_twice = |(first, values): &(String, Entries)| {
+            *first != name
+                && values.iter().zip(&swept_values).all(|((key, a), (_, b))| {
+                    a.value == b.value || resolved.contains_key(key.as_str())
+                })
+        };
         // (A value listed twice as written is a duplicate name, said by the caller.)
-        if let Some(first) = canonical.get(&inputs).filter(|first| **first != name) {
+        if let Some((first, _)) = canonical.get(&inputs).filter(|f| written_twice(f)) {
             return Err(OptionError {
                 at: None,
                 message: format!(
@@ -105,7 +121,9 @@ pub fn sweep_cases(
                 ),
             });
         }
-        canonical.insert(inputs, name.clone());
+        canonical
+            .entry(inputs)
+            .or_insert_with(|| (name.clone(), swept_values));
         cases.push(Case { name, spec });
     }
     Ok(cases)

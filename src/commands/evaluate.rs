@@ -219,21 +219,69 @@ pub fn evaluate_case(
             dropped_mass: evaluation.dropped_mass,
             compared: false,
             fractions,
+            warnings: Vec::new(),
         })
     };
     let refuse = |e: ExactError| anyhow::Error::new(e).context(format!("case \"{}\"", case.name));
-    match settings.method {
-        MethodArg::Exact => Ok(vec![exact().map_err(refuse)?]),
-        MethodArg::Mc => Ok(vec![monte_carlo(case, settings, cancel, None)?]),
+    let mut results = match settings.method {
+        MethodArg::Exact => vec![exact().map_err(refuse)?],
+        MethodArg::Mc => vec![monte_carlo(case, settings, cancel, None)?],
         MethodArg::Auto => match exact() {
-            Ok(result) => Ok(vec![result]),
-            Err(_) => Ok(vec![monte_carlo(case, settings, cancel, None)?]),
+            Ok(result) => vec![result],
+            Err(why) => {
+                let mut mc = monte_carlo(case, settings, cancel, None)?;
+                mc.warnings.push(fallback_warning(&why, settings.trials));
+                vec![mc]
+            }
         },
         MethodArg::Both => {
             let exact = exact().map_err(refuse)?;
             let mc = monte_carlo(case, settings, cancel, Some(&exact))?;
-            Ok(vec![exact, mc])
+            vec![exact, mc]
         }
+    };
+    for result in &mut results {
+        add_warnings(case, result);
+    }
+    Ok(results)
+}
+
+/// Exact probability left out by a truncated chain above this is said
+/// (docs/reports.md, "Nothing silent"); below it the mass cannot move a
+/// printed figure, and the pruning of every long chain would be noise.
+pub const TRUNCATION_WARNING_MASS: f64 = 1e-9;
+
+/// The line a case that fell back from exact to Monte Carlo says.
+fn fallback_warning(why: &ExactError, trials: u64) -> String {
+    let why = match why {
+        ExactError::TooLarge(what) => {
+            format!("{what} is more than the exact engine answers in about a second")
+        }
+        ExactError::Unsupported(system) => format!("the {system} system has no exact method"),
+    };
+    format!(
+        "fell back to Monte Carlo ({} trials): {why}",
+        crate::report::format::thousands(trials)
+    )
+}
+
+/// Adds what the case's system has to say about the result and any
+/// truncation, and says every warning on stderr, which `--quiet` does not
+/// hide (it hides progress only).
+fn add_warnings(case: &Case, result: &mut CaseResult) {
+    if let Some(mass) = result.dropped_mass.filter(|&m| m > TRUNCATION_WARNING_MASS) {
+        result.warnings.push(format!(
+            "the exact chain left out {mass:.1e} of the probability (states too unlikely to follow)"
+        ));
+    }
+    let metrics: Vec<_> = result.metrics.iter().map(|m| m.metric.clone()).collect();
+    result.warnings.extend(case.spec.warnings(&metrics));
+    for warning in &result.warnings {
+        crate::messages::say(format_args!(
+            "warning: case \"{}\" ({}): {warning}",
+            result.case,
+            result.method.name()
+        ));
     }
 }
 
@@ -288,5 +336,6 @@ fn monte_carlo(
         dropped_mass: evaluation.dropped_mass,
         compared: exact.is_some(),
         fractions: None,
+        warnings: Vec::new(),
     })
 }

@@ -156,6 +156,13 @@ pub trait Mechanic {
         budget: &mut Budget,
     ) -> Result<(), ExactError>;
 
+    /// Whether the plays still in `live` after `step` may end there, before
+    /// the last step, as if it were the last (a chain run until too little
+    /// is left in play to matter); never, unless the mechanic says so.
+    fn settled(&self, _step: usize, _live: &[(Self::State, Self::Mass)]) -> bool {
+        false
+    }
+
     /// The outcome of a play still in `state` after the last step.
     fn final_outcome(&self, state: &Self::State) -> Self::Outcome;
 
@@ -253,8 +260,9 @@ pub struct Run {
 
 /// Plays `mechanic` to the end: every step charges the budget first
 /// ([`Mechanic::work`]), steps each state in play in `Ord` order, drops what
-/// `pruning` drops, and every state still in play after the last step ends
-/// with its [`Mechanic::final_outcome`].
+/// `pruning` drops, and every state still in play after the last step (or
+/// once the mechanic has [`Mechanic::settled`]) ends with its
+/// [`Mechanic::final_outcome`].
 pub fn run<C: Mechanic>(
     mechanic: &mut C,
     pruning: Pruning,
@@ -278,6 +286,9 @@ pub fn run<C: Mechanic>(
         next.clear(&live);
         pruning.apply(&mut live, &mut dropped);
         live.sort_unstable_by_key(|a| a.0);
+        if mechanic.settled(step, &live) {
+            break;
+        }
     }
     for (state, mass) in live {
         let outcome = mechanic.final_outcome(&state);

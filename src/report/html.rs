@@ -33,10 +33,13 @@ tr > :first-child { position: sticky; left: 0; background: #fff; box-shadow: 1px
 @media (max-width: 600px) {
   tr > :first-child { min-width: 8.5em; }
   th, td { padding: 0.25rem 0.4rem; }
-  /* A chart drawn for 1200 px is unreadable shrunk to a phone: keep it
-     legible and let it scroll sideways, as the wide tables do. */
+  /* A chart drawn for 1200 px is unreadable shrunk to a phone: keep it at
+     half its size or more (its text 10 px or more) and let it scroll
+     sideways, as the wide tables do; --w is the chart's own width. */
   figure { overflow-x: auto; }
-  figure svg { min-width: 720px; }
+  figure svg { min-width: calc(var(--w, 1440px) / 2); }
+  p.chart { overflow-x: auto; }
+  p.chart img { max-width: none; }
 }
 tr > th:first-child { background: #f5f5f5; }
 figure { margin: 1rem 0 1.5rem; }
@@ -124,13 +127,19 @@ fn block(
         Block::Table(t) => return table(t, rows, out),
         Block::Chart { stem, title } => match svgs.iter().find(|(s, _)| s == stem) {
             // The chart draws its own title; a caption would repeat it.
-            Some((_, svg)) => format!("<figure>\n{}\n</figure>", inline_svg(svg, title)),
+            Some((_, svg)) => match svg_width(svg) {
+                Some(w) => format!(
+                    "<figure style=\"--w: {w}px\">\n{}\n</figure>",
+                    inline_svg(svg, title)
+                ),
+                None => format!("<figure>\n{}\n</figure>", inline_svg(svg, title)),
+            },
             None => String::new(),
         },
         Block::Image { path, title, width } => {
             let base = escape(&url_path(path));
             format!(
-                "<p><a href=\"{base}.svg\"><img src=\"{base}.png\" alt=\"{}\" width=\"{width}\"></a></p>",
+                "<p class=\"chart\"><a href=\"{base}.svg\"><img src=\"{base}.png\" alt=\"{}\" width=\"{width}\"></a></p>",
                 escape(title)
             )
         }
@@ -141,6 +150,14 @@ fn block(
 
 /// The chart's SVG document as an element of the page: any XML prolog
 /// dropped, and named for screen readers.
+/// The pixel width an SVG chart declares on its `<svg>` element.
+fn svg_width(svg: &str) -> Option<u32> {
+    let start = svg.find("<svg")?;
+    let tag = &svg[start..start + svg[start..].find('>')?];
+    let value = tag.split(" width=\"").nth(1)?.split('"').next()?;
+    value.trim_end_matches("px").parse().ok()
+}
+
 fn inline_svg(svg: &str, title: &str) -> String {
     let start = svg.find("<svg").unwrap_or(0);
     let svg = svg[start..].trim_end();

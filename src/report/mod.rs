@@ -101,6 +101,11 @@ pub struct CaseResult {
     /// Exact Cortex results under `--fractions`: each probability metric
     /// as "numerator/denominator" in lowest terms (docs/reports.md).
     pub fractions: Option<Vec<(String, String)>>,
+    /// What a reader must be told about this result, one line each: a
+    /// fallback to Monte Carlo, a truncated chain, a capped conflict
+    /// (docs/reports.md, "Nothing silent"). Said on stderr when evaluated
+    /// and on the report's page.
+    pub warnings: Vec<String>,
 }
 
 impl CaseResult {

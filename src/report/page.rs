@@ -298,6 +298,9 @@ pub struct PageInputs {
     pub charts: Vec<(String, String)>,
     /// The CSV tables written beside the page, linked from it.
     pub tables: Vec<String>,
+    /// What the charts written beside the page leave out, one line each
+    /// with its chart's stem ([`super::chart::Chart::warnings`]).
+    pub chart_warnings: Vec<String>,
     /// The command that makes the folder again, paths relative to the
     /// repository (or the folder the command ran in).
     pub command: String,
@@ -484,7 +487,13 @@ pub fn report_page(report: &Report, inputs: &PageInputs, tables: &ResultsTables<
             .collect();
         items.push(text(format!("{}.", index::method_line(report))));
         doc.push(Block::List(items));
-
+    }
+    let warnings = warning_lines(report, &inputs.chart_warnings);
+    if !warnings.is_empty() {
+        doc.push(Block::Heading(2, "Warnings".into()));
+        doc.push(Block::List(warnings));
+    }
+    if !report.results.is_empty() {
         doc.push(Block::Heading(2, "Results".into()));
         let systems = systems(report);
         for (index, &system) in systems.iter().enumerate() {
@@ -527,6 +536,26 @@ pub fn report_page(report: &Report, inputs: &PageInputs, tables: &ResultsTables<
     doc
 }
 
+/// The page's warnings (docs/reports.md, "Nothing silent"): each case's
+/// (a fallback to Monte Carlo, a truncated chain, a capped conflict), then
+/// what each chart leaves out.
+fn warning_lines(report: &Report, chart_warnings: &[String]) -> Vec<Line> {
+    let mut lines: Vec<Line> = report
+        .results
+        .iter()
+        .flat_map(|r| {
+            r.warnings.iter().map(move |w| {
+                vec![
+                    Inline::Strong(r.case.clone()),
+                    Inline::Text(format!(" ({}): {w}", r.method.name())),
+                ]
+            })
+        })
+        .collect();
+    lines.extend(chart_warnings.iter().map(text));
+    lines
+}
+
 /// "a, b and c" of links to the folder's files.
 fn links(files: &[String]) -> Line {
     let mut line = Line::new();
@@ -544,14 +573,6 @@ fn links(files: &[String]) -> Line {
         line.push(Inline::Text("the report folder's tables".into()));
     }
     line
-}
-
-/// The chart stems and titles of a report, in the order they are drawn.
-pub fn chart_list(report: &Report) -> Vec<(String, String)> {
-    chart::charts(report)
-        .into_iter()
-        .map(|c| (c.stem, c.title))
-        .collect()
 }
 
 /// `report.md` and `report.html` for a report folder whose other files
@@ -573,10 +594,19 @@ pub fn folder_pages<'a>(
                 FileBody::Stream(_) => String::new(),
             })
     };
-    let charts: Vec<(String, String)> = chart_list(report)
+    let drawn: Vec<chart::Chart> = chart::charts(report)
         .into_iter()
-        .filter(|(stem, _)| written(&format!("{stem}.svg")).is_some())
+        .filter(|c| written(&format!("{}.svg", c.stem)).is_some())
         .collect();
+    let chart_warnings = drawn
+        .iter()
+        .flat_map(|c| {
+            c.warnings
+                .iter()
+                .map(move |w| format!("Chart {}: {w}", c.stem))
+        })
+        .collect();
+    let charts: Vec<(String, String)> = drawn.into_iter().map(|c| (c.stem, c.title)).collect();
     let svgs: Vec<(String, String)> = charts
         .iter()
         .filter_map(|(stem, _)| Some((stem.clone(), written(&format!("{stem}.svg"))?)))
@@ -589,6 +619,7 @@ pub fn folder_pages<'a>(
     let inputs = std::rc::Rc::new(PageInputs {
         charts,
         tables,
+        chart_warnings,
         command: command.to_string(),
     });
     let md_inputs = inputs.clone();

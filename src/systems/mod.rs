@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
-use crate::distribution::Evaluation;
+use crate::distribution::{Evaluation, Metric};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{
@@ -63,6 +63,12 @@ pub trait SystemCase: Send + Sync + std::fmt::Debug {
         self.monte_carlo(&one_trial)
             .map(|e| e.metrics.into_iter().map(|m| m.name).collect())
             .unwrap_or_default()
+    }
+    /// What a reader of this case's `metrics` must be told, one line each
+    /// (docs/reports.md, "Nothing silent"): a capped conflict that leaves
+    /// many fights unresolved. Most systems have nothing to say.
+    fn warnings(&self, _metrics: &[Metric]) -> Vec<String> {
+        Vec::new()
     }
     /// The keys that name a case of this system when they are swept together
     /// (`pool` and `vs` give "d10 2d8 d6 vs 2d6"); `None` for key=value names.

@@ -60,7 +60,7 @@ fn monte_carlo_agrees_with_exact_on_every_metric_and_row() {
         hero: pool("d10 2d8 d6"),
         foe: pool("d10 d8 d6"),
         mob: None,
-        exchanges: 6,
+        exchanges: Some(6),
         foe_acts: true,
         hero_stress_limit: Die::D12,
         foe_stress_limit: Die::D8,
@@ -76,7 +76,7 @@ fn monte_carlo_agrees_with_exact_on_every_metric_and_row() {
             die: Die::D8,
             count: 3,
         }),
-        exchanges: 8,
+        exchanges: Some(8),
         foe_stress_limit: Die::D12,
         rules: Rules {
             effect_step_down: true,
@@ -84,7 +84,12 @@ fn monte_carlo_agrees_with_exact_on_every_metric_and_row() {
         },
         ..specialist.clone()
     };
-    for case in [specialist, mob] {
+    // Played until one side is out, as by default.
+    let uncapped = ConflictCase {
+        exchanges: None,
+        ..mob.clone()
+    };
+    for case in [specialist, mob, uncapped] {
         assert_monte_carlo_agrees(&case, 200_000, 11);
     }
     // The command line's --method both, with its intervals.
@@ -195,4 +200,85 @@ fn bad_input_is_exit_2_naming_what_is_allowed() {
         &["run", &path, "--no-report"],
         &[":5:1: unknown key `vs`", "(it belongs to cortex)"],
     );
+}
+
+/// `oddsmith ARGS --quiet`: (stdout, stderr), expected to succeed.
+fn quiet_run(args: &[&str]) -> (String, String) {
+    let out = common::oddsmith()
+        .args(args)
+        .arg("--quiet")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn by_default_a_fight_is_played_until_one_side_is_out() {
+    // The README's villain and 3d8 mob: the chain played out, no flag.
+    let villain = json(&["conflict", "d10 2d8 d6", "--foe", "d10 d8 d6"]);
+    let r = &villain["results"][0];
+    assert!(r["inputs"].get("exchanges").is_none(), "{}", r["inputs"]);
+    let m = &r["metrics"];
+    let to_out = m["mean_exchanges_to_foe_out"].as_f64().unwrap();
+    assert!((to_out - 4.5922).abs() < 1e-4, "{to_out}");
+    let neither = m["p_neither"].as_f64().unwrap();
+    assert!((0.0..=1e-12).contains(&neither), "{neither}");
+    let p_out = m["p_foe_out"].as_f64().unwrap() + m["p_hero_out"].as_f64().unwrap();
+    assert!((p_out + neither - 1.0).abs() < 1e-12);
+    let mob = json(&["conflict", "d10 2d8 d6", "--mob", "3d8"]);
+    let to_out = mob["results"][0]["metrics"]["mean_exchanges_to_foe_out"]
+        .as_f64()
+        .unwrap();
+    assert!((to_out - 5.3037).abs() < 1e-4, "{to_out}");
+    // Monte Carlo plays its fights out too and agrees.
+    let mc = json(&[
+        "conflict",
+        "d10 2d8 d6",
+        "--mob",
+        "3d8",
+        "--method",
+        "both",
+        "--trials",
+        "100000",
+    ]);
+    assert_json_z_small(&mc["results"][1]);
+    assert_eq!(mc["results"][1]["metrics"]["p_neither"], 0.0);
+    // The take-out distribution runs to the last exchange with probability.
+    let (_, quiet) = quiet_run(&["conflict", "d10 2d8 d6", "--mob", "3d8"]);
+    assert_eq!(quiet, "", "an uncapped fight has nothing to warn of");
+}
+
+#[test]
+fn a_capped_fight_that_leaves_many_unresolved_says_so_under_quiet() {
+    let (out, err) = quiet_run(&[
+        "conflict",
+        "d10 2d8 d6",
+        "--foe",
+        "d10 d8 d6",
+        "--exchanges",
+        "5",
+    ]);
+    assert!(out.contains("p_neither"), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(
+            "warning: case \"d10 2d8 d6 vs d10 d8 d6\" (exact): capped at 5 exchanges: "
+        ),
+        "{err}"
+    );
+    assert!(err.contains("conditional"), "{err}");
+    // A cap that leaves under 1 % unresolved is quiet.
+    let (_, err) = quiet_run(&[
+        "conflict",
+        "d10 2d8 d6",
+        "--foe",
+        "d8 d6",
+        "--exchanges",
+        "12",
+    ]);
+    assert_eq!(err, "");
 }

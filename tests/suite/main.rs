@@ -23,6 +23,7 @@ mod fuzzing;
 mod general_balance;
 mod hardening;
 mod hardening_outputs;
+mod nothing_silent;
 mod pivot;
 mod plot_points;
 mod probability_range;

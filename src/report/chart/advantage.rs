@@ -269,6 +269,7 @@ fn tiers(results: &[&CaseResult]) -> Chart {
         stem: stem(System::Advantage, "tiers"),
         title: "Miss, weak hit and strong hit with the advantage die".into(),
         notes: Vec::new(),
+        warnings: Vec::new(),
         legend: bar_legend(&tier_series()),
         panels,
         columns,
@@ -500,6 +501,7 @@ fn setups(results: &[&CaseResult]) -> Option<Chart> {
         stem: stem(System::Advantage, "setups"),
         title: "What each advantage die adds, per setup".into(),
         notes: Vec::new(),
+        warnings: Vec::new(),
         legend,
         panels: vec![
             panel(

@@ -1,11 +1,12 @@
 //! Balance charts (docs/cortex.md): for each `[[balance]]`, the metric
-//! on every rung of the ladder, the target as a flat line and the chosen
-//! rung marked; one panel per set of fixed keys (docs/cortex.md's doom-pool
+//! on every rung of the ladder as a dot per rung (the rungs are
+//! categories, so no line joins them), the target as a flat line and the
+//! chosen rung marked, on the plot and under the axis; one panel per set of fixed keys (docs/cortex.md's doom-pool
 //! balances: one per hero pool, the rungs named from the rules text's
 //! difficulty table).
 
 use super::model::{
-    line_legend, palette, Axis, Chart, LineSeries, Lines, Panel, Plot, Point, Value,
+    line_legend, palette, Axis, Chart, LegendItem, LineSeries, Lines, Panel, Plot, Point, Value,
 };
 use super::{columns_for, labels, stem, width_for};
 use crate::balance::{BalanceResult, Form};
@@ -40,7 +41,8 @@ fn key_name(answer: &BalanceResult) -> String {
     }
 }
 
-/// The three series of one answer: the metric, the target, the chosen rung.
+/// The series of one answer: the metric, a dot per rung (a series of one
+/// point draws no line); the target; the chosen rung.
 fn series(answer: &BalanceResult) -> Vec<LineSeries> {
     let rungs = answer.ladder.len();
     let at = |i: usize, value: f64| Point {
@@ -59,13 +61,16 @@ fn series(answer: &BalanceResult) -> Vec<LineSeries> {
         .and_then(|i| Some(at(i, answer.ladder[i].metric?)))
         .into_iter()
         .collect();
-    vec![
-        LineSeries {
+    let mut series: Vec<LineSeries> = metric
+        .into_iter()
+        .map(|point| LineSeries {
             name: labels::metric_phrase(&answer.metric),
             colour: palette(0),
             marker: 0,
-            points: metric,
-        },
+            points: vec![point],
+        })
+        .collect();
+    series.extend([
         LineSeries {
             name: format!("target {}", target_text(answer)),
             colour: palette(1),
@@ -78,7 +83,19 @@ fn series(answer: &BalanceResult) -> Vec<LineSeries> {
             marker: 2,
             points: chosen,
         },
-    ]
+    ]);
+    series
+}
+
+/// The legend of [`series`]: each name once.
+fn legend(answer: &BalanceResult) -> Vec<LegendItem> {
+    let mut legend: Vec<LegendItem> = Vec::new();
+    for item in line_legend(&series(answer)) {
+        if !legend.iter().any(|l| l.name == item.name) {
+            legend.push(item);
+        }
+    }
+    legend
 }
 
 /// The target as the chart prints it: a chance as a percentage.
@@ -110,6 +127,11 @@ fn chart(table: usize, answers: &[&BalanceResult]) -> Chart {
                     let text = match rung.label {
                         Some(label) => format!("{text} ({label})"),
                         None => text,
+                    };
+                    let text = if answer.best == Some(i) {
+                        format!("{text} [closest]")
+                    } else {
+                        text
                     };
                     ((i + 1) as f64, text)
                 })
@@ -152,7 +174,8 @@ fn chart(table: usize, answers: &[&BalanceResult]) -> Chart {
             key_name(first),
             first.metric
         )],
-        legend: line_legend(&series(first)),
+        warnings: Vec::new(),
+        legend: legend(first),
         panels,
         columns,
         width: width_for(columns),

@@ -31,10 +31,18 @@ pub const METRICS_DRAWN: &[MetricRef] = &[
 pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
     let groups = groups(results);
     let mut out = Vec::new();
-    out.extend(takeouts(results, &groups));
+    out.extend(takeouts(&groups));
     out.extend(final_stress(results, &groups));
     out
 }
+
+/// The take-out curves end at the first exchange after which at most this
+/// share of any case's take-outs is still to come (a fight played until one
+/// side is out may last long past the exchanges worth reading) ...
+const TAKEOUT_TAIL: f64 = 0.001;
+
+/// ... but at this exchange at the latest, which the chart then says.
+const MAX_CHARTED_EXCHANGE: usize = 40;
 
 /// The two sides, as captions name them, with their take-out and
 /// final-stress distributions.
@@ -109,59 +117,106 @@ fn out_by_exchange(r: &CaseResult, out: DistributionDef) -> Vec<Point> {
     points
 }
 
-fn takeouts(results: &[&CaseResult], groups: &[Group<'_>]) -> Option<Chart> {
-    if results.is_empty() {
-        return None;
-    }
-    let mut names: Vec<String> = Vec::new();
-    let mut panels = Vec::new();
-    for g in groups {
+/// The exchange the curves of `curves` end at, and the most of any
+/// curve's take-outs left after it.
+fn charted_exchanges(curves: &[Vec<Point>]) -> (usize, f64) {
+    let last = curves.iter().map(|c| c.len() - 1).max().unwrap_or(1).max(1);
+    let left_after = |k: usize| {
+        curves
+            .iter()
+            .map(|c| {
+                let end = c.last().map_or(0.0, |p| p.y.value);
+                let at = c.get(k).map_or(end, |p| p.y.value);
+                end - at
+            })
+            .fold(0.0, f64::max)
+    };
+    let end = (1..=last)
+        .find(|&k| left_after(k) <= TAKEOUT_TAIL)
+        .unwrap_or(last)
+        .min(MAX_CHARTED_EXCHANGE);
+    (end, left_after(end))
+}
+
+/// One chart per group (a named sweep), so each has its own legend and no
+/// colour stands for two cases in one chart.
+fn takeouts(groups: &[Group<'_>]) -> Vec<Chart> {
+    let mut charts = Vec::new();
+    for (index, g) in groups.iter().enumerate() {
+        let members: Vec<&CaseResult> = g.cases.iter().map(|(r, _)| *r).collect();
+        let curves: Vec<Vec<Point>> = SIDES
+            .iter()
+            .flat_map(|side| g.cases.iter().map(|(r, _)| out_by_exchange(r, side.2)))
+            .collect();
+        let (end, left) = charted_exchanges(&curves);
+        let last = curves.iter().map(|c| c.len() - 1).max().unwrap_or(1);
+        let mut panels = Vec::new();
         for (side, title, out, _) in SIDES {
-            let mut series = Vec::new();
-            let mut exchanges = 1;
-            for (r, line) in &g.cases {
-                let i = names.iter().position(|n| n == line).unwrap_or_else(|| {
-                    names.push(line.clone());
-                    names.len() - 1
-                });
-                let points = out_by_exchange(r, out);
-                exchanges = exchanges.max(points.len() - 1);
-                series.push(LineSeries {
-                    name: line.clone(),
-                    colour: palette(i),
-                    marker: i,
-                    points,
-                });
-            }
+            let series: Vec<LineSeries> = g
+                .cases
+                .iter()
+                .enumerate()
+                .map(|(i, (r, line))| {
+                    let mut points = out_by_exchange(r, out);
+                    points.truncate(end + 1);
+                    LineSeries {
+                        name: line.clone(),
+                        colour: palette(i),
+                        marker: i,
+                        points,
+                    }
+                })
+                .collect();
+            // Every exchange up to 20, past that every fifth, so the ticks
+            // stay legible.
+            let step = if end > 20 { 5 } else { 1 };
             panels.push(Panel {
-                caption: Some(caption(&g.name, &format!("{title} taken out"))),
+                caption: Some(format!("{title} taken out")),
                 plot: Plot::Lines(Lines {
                     series,
                     x_label: "Exchange".into(),
-                    x_ticks: (0..=exchanges).map(|k| (k as f64, k.to_string())).collect(),
+                    x_ticks: (0..=end)
+                        .filter(|k| k % step == 0)
+                        .map(|k| (k as f64, k.to_string()))
+                        .collect(),
                     axis: Axis::percent(format!("P({} out by this exchange), %", side)),
                     step: true,
                 }),
             });
         }
-    }
-    let mut legend: Vec<LegendItem> = Vec::new();
-    for panel in &panels {
-        if let Plot::Lines(lines) = &panel.plot {
-            for item in line_legend(&lines.series) {
-                if !legend.iter().any(|l| l.name == item.name) {
-                    legend.push(item);
-                }
+        let legend = match &panels[0].plot {
+            Plot::Lines(lines) => line_legend(&lines.series),
+            _ => Vec::new(),
+        };
+        let name = if groups.len() == 1 {
+            "takeouts".to_string()
+        } else {
+            format!("takeouts-{}", index + 1)
+        };
+        let title = if g.name.is_empty() {
+            "Chance each side has been taken out, exchange by exchange".to_string()
+        } else {
+            format!(
+                "{}: chance each side has been taken out, exchange by exchange",
+                g.name
+            )
+        };
+        let mut chart = two_columns(&members, &name, &title, (legend, panels), 440);
+        if end < last {
+            let later = format!(
+                "The curves end at exchange {end}; at most {} of any case's take-outs come later (distributions.csv has every exchange).",
+                super::super::format::percent(left.max(0.0))
+            );
+            if left > TAKEOUT_TAIL {
+                chart.cut(later);
+            } else {
+                chart.notes.push(later);
             }
+            chart.fit_height(440);
         }
+        charts.push(chart);
     }
-    Some(two_columns(
-        results,
-        "takeouts",
-        "Chance each side has been taken out, exchange by exchange",
-        (legend, panels),
-        440,
-    ))
+    charts
 }
 
 /// A conflict chart of two panels a row (hero and foe side by side), with
@@ -178,6 +233,7 @@ fn two_columns(
         stem: stem(System::CortexConflict, name),
         title: title.into(),
         notes: Vec::new(),
+        warnings: Vec::new(),
         legend,
         panels,
         columns: 2,

@@ -4,8 +4,8 @@
 //! and hitch and botch frequencies per pool. Metric names are docs/cortex.md's.
 
 use super::model::{
-    bar_legend, retain_occurring, sequential, Axis, BarSeries, Bars, Chart, Heatmap, Panel, Plot,
-    Value, GREY, MIN_HEIGHT, MIN_WIDTH, PALETTE,
+    bar_legend, retain_occurring, sequential, Axis, BarSeries, Bars, Chart, Colour, Heatmap, Panel,
+    Plot, Value, GREY, MIN_HEIGHT, MIN_WIDTH, PALETTE,
 };
 use super::{
     fixed_rules_note, input, label_of, labels, method_note, metric, metric_value, share, stem,
@@ -169,18 +169,30 @@ pub(super) fn stacked_segments(
     out
 }
 
+/// Where d4 .. d12 sit on the sequential scale, d4 dark to d12 light:
+/// spread so neighbours, d10 and d12 above all, are told apart.
+const EFFECT_SHADES: [f64; 5] = [0.02, 0.26, 0.5, 0.7, 0.93];
+
+/// The colour of an effect outcome (`i` its place after "fail"): fail grey,
+/// d4 .. d12 along the sequential scale, and a step beyond d12 (heroic) in
+/// vermillion, off the scale, so it never reads as one more die size.
+fn effect_colour(name: &str, i: usize) -> Colour {
+    match name {
+        "fail" => GREY,
+        _ => match EFFECT_SHADES.get(i.saturating_sub(1)) {
+            Some(&t) => sequential(t),
+            None => Colour(213, 94, 0),
+        },
+    }
+}
+
 fn effect_series(names: &[String]) -> Vec<BarSeries> {
     names
         .iter()
         .enumerate()
         .map(|(i, name)| BarSeries {
             name: name.clone(),
-            colour: if name == "fail" {
-                GREY
-            } else {
-                // d4 dark .. beyond light on the sequential scale.
-                sequential(0.08 + 0.84 * (i.saturating_sub(1)) as f64 / 5.0)
-            },
+            colour: effect_colour(name, i),
             values: Vec::new(),
         })
         .collect()
@@ -256,6 +268,7 @@ fn win_effect(results: &[&CaseResult]) -> Option<Chart> {
         stem: stem(System::Cortex, "effect-die"),
         title: "Failure, or the effect die on a success".into(),
         notes: Vec::new(),
+        warnings: Vec::new(),
         legend,
         panels,
         columns: 1,
@@ -416,6 +429,7 @@ fn hitches(results: &[&CaseResult]) -> Option<Chart> {
             "A hitch in the opposing pool is the player's opportunity; a botch leaves the action with total 0.".into(),
             method_note(results, true),
         ],
+        warnings: Vec::new(),
         legend: bar_legend(&[hitch, botch]),
         columns: panels.len(),
         panels,

@@ -142,6 +142,7 @@ pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
         stem: stem(System::CortexScene, "economy"),
         title: "What spending does to a scene: successes, doom dice and plot points".into(),
         notes: Vec::new(),
+        warnings: Vec::new(),
         legend,
         panels,
         columns,

@@ -17,7 +17,7 @@
 
 use serde_json::Value as Json;
 
-use crate::options::{KeyDef, Phrase, Shown};
+use crate::options::{KeyDef, Kind, Phrase, Shown};
 use crate::report::format;
 
 /// A value as a chart prints it: strings bare, whole numbers without a
@@ -78,6 +78,16 @@ fn count(value: &Json, one: &str, many: &str) -> String {
 pub fn phrase(key: &str, value: &Json) -> String {
     let defs = crate::systems::key_defs_named(key);
     debug_assert!(!defs.is_empty(), "input `{key}` has no key descriptor");
+    // A pool as written ("d8 d6 d6", from a balance's fixed keys) is shown
+    // in the one notation every other label uses ("d8 2d6").
+    let canonical;
+    let value = match value.as_str().map(crate::dice::Pool::parse_cortex) {
+        Some(Ok(pool)) if defs.iter().any(|d| matches!(d.kind, Kind::Pool)) => {
+            canonical = Json::String(pool.to_string());
+            &canonical
+        }
+        _ => value,
+    };
     let text = value_text(value);
     let names_value = |def: &&&KeyDef| match def.phrase {
         Phrase::Words(words, _) => words.iter().any(|(v, _)| *v == text),

@@ -86,7 +86,7 @@ pub fn charts(report: &Report) -> Vec<Chart> {
         };
         if all > MAX_CHARTED_CASES {
             for chart in &mut drawn {
-                chart.notes.push(format!(
+                chart.cut(format!(
                     "Only the first {MAX_CHARTED_CASES} of {} cases are drawn; the tables hold every case.",
                     thousands(all as u64)
                 ));
@@ -147,9 +147,17 @@ pub fn drawn_rank(system: System, metric: &str) -> Option<usize> {
 }
 
 /// The chart files of a report: `<stem>.png` and `<stem>.svg` per chart.
+/// What a chart leaves out is said on stderr, one line per chart, which
+/// `--quiet` does not hide (docs/reports.md, "Nothing silent").
 pub fn files(report: &Report) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
     let mut files = Vec::new();
     for chart in charts(report) {
+        for warning in &chart.warnings {
+            crate::messages::say(format_args!(
+                "warning: chart {} of {}: {warning}",
+                chart.stem, report.name
+            ));
+        }
         files.push((format!("{}.png", chart.stem), render::png(&chart)?));
         files.push((
             format!("{}.svg", chart.stem),

@@ -213,6 +213,11 @@ pub struct Chart {
     pub title: String,
     /// Lines under the title: the rules held fixed, the method.
     pub notes: Vec<String>,
+    /// What the chart leaves out (cases past the cap, a tail folded into
+    /// one bar, exchanges past the axis), each also one of its notes: said
+    /// on stderr when the chart is drawn and on the report's page
+    /// (docs/reports.md, "Nothing silent").
+    pub warnings: Vec<String>,
     /// Shared by every panel; drawn only with two or more entries.
     pub legend: Vec<LegendItem>,
     pub panels: Vec<Panel>,
@@ -233,6 +238,7 @@ impl Chart {
             stem: stem.to_string(),
             title: title.into(),
             notes: Vec::new(),
+            warnings: Vec::new(),
             legend: Vec::new(),
             panels: vec![Panel {
                 caption: None,
@@ -242,6 +248,13 @@ impl Chart {
             width: MIN_WIDTH,
             height: MIN_HEIGHT,
         }
+    }
+
+    /// Says the chart leaves something out: a note under its title and a
+    /// warning ([`Chart::warnings`]).
+    pub fn cut(&mut self, what: String) {
+        self.notes.push(what.clone());
+        self.warnings.push(what);
     }
 
     /// Grows the canvas so each panel row gets `panel_height` pixels on top

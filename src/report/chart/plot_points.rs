@@ -109,6 +109,7 @@ pub fn chart(results: &[&CaseResult]) -> Option<Chart> {
              to add dice to the total; lines meet where the pool has no more live dice to add."
                 .into(),
         ],
+        warnings: Vec::new(),
         legend: line_legend(&series_of(&captions[0])),
         panels,
         columns,

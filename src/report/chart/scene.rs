@@ -1,11 +1,11 @@
 //! Doom-pool scene charts: the chance each action succeeds by its
 //! number in the scene, one line per case (typically per starting doom
-//! pool), and the distribution of the doom pool at the scene's end. Metric
+//! pool), and how many doom dice the GM adds over the scene. Metric
 //! and distribution names are docs/cortex.md's (`p_success_action_N`, `final_doom`).
 
 use super::model::{
     bar_legend, line_legend, palette, Axis, BarSeries, Bars, Chart, LegendItem, LineSeries, Lines,
-    Panel, Plot, Point, MIN_HEIGHT, MIN_WIDTH,
+    Panel, Plot, Point, MIN_HEIGHT,
 };
 use super::{
     columns_for, distribution, fit, fixed_rules_note, input_on, label_of, method_note,
@@ -17,9 +17,6 @@ use crate::systems::cortex::keys::{ACTIONS, DOOM, END_AT_2D12};
 use crate::systems::cortex::scene_metrics as m;
 use crate::systems::metrics::MetricRef;
 use crate::systems::System;
-
-/// Outcomes shown per final-doom panel; the rest are gathered as "other".
-const TOP_OUTCOMES: usize = 10;
 
 /// The metrics these charts read (see `super::shows_metric`).
 pub const METRICS_DRAWN: &[MetricRef] = &[MetricRef::Family(m::P_SUCCESS_ACTION)];
@@ -173,6 +170,7 @@ fn by_action(results: &[&CaseResult]) -> Option<Chart> {
         stem: stem(System::CortexScene, "success-by-action"),
         title: "Success chance of each action as the doom pool grows".into(),
         notes: Vec::new(),
+        warnings: Vec::new(),
         legend,
         panels: panels
             .into_iter()
@@ -210,17 +208,21 @@ fn by_action(results: &[&CaseResult]) -> Option<Chart> {
     Some(chart)
 }
 
-/// Where a final doom pool comes on the chart: smaller pools first, by
-/// their largest die, then its count, then the next die (d6 < 2d6 < d8 <
-/// d8 d6 < 2d8: `Pool`'s own order, its dice largest first); "ended" and
-/// anything else that is not a pool after every pool.
-pub(super) fn pool_order(outcome: &str) -> (bool, Option<Pool>) {
-    match Pool::parse_cortex(outcome) {
-        Ok(pool) => (false, Some(pool)),
-        Err(_) => (true, None),
-    }
+/// The doom dice a final doom pool holds beyond the starting pool (`None`
+/// for "ended" and anything else that is not a pool).
+fn dice_added(r: &CaseResult, outcome: &str) -> Option<i64> {
+    let start = super::input(r, &DOOM)
+        .and_then(|d| Pool::parse_cortex(&d).ok())
+        .map_or(2, |p| p.len() as i64);
+    let end = Pool::parse_cortex(outcome).ok()?;
+    Some(end.len() as i64 - start)
 }
 
+/// How many doom dice the GM adds over the scene, one bar per case in each
+/// count: the final pools themselves are too many to compare (hundreds of
+/// pools, the likeliest a few percent each), and whatever the starting
+/// pool, the hitches that add the dice come from the hero's pool alone, so
+/// cases that differ only in it stand side by side, alike.
 fn final_doom(results: &[&CaseResult]) -> Option<Chart> {
     let cases: Vec<&CaseResult> = results
         .iter()
@@ -243,75 +245,98 @@ fn final_doom(results: &[&CaseResult]) -> Option<Chart> {
         .collect();
     let slice = fit(&cases, &ranked, BUDGET);
     let names = series_names(&slice.cases);
-    let colour = palette(0);
-    let mut panels = Vec::new();
-    let mut global_max: f64 = 0.0;
-    let mut most_bars = 0;
-    for (r, name) in slice.cases.iter().zip(names) {
-        let mut rows: Vec<(String, f64)> = distribution(r, m::FINAL_DOOM.name)
-            .into_iter()
-            .map(|(o, p)| (o.to_string(), p))
-            .collect();
-        // The likeliest pools are kept (the sort is stable, so ties keep
-        // table order), then shown in pool order.
-        rows.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let rest: f64 = rows.iter().skip(TOP_OUTCOMES).map(|(_, p)| p).sum();
-        let others = rows.len().saturating_sub(TOP_OUTCOMES);
-        rows.truncate(TOP_OUTCOMES);
-        rows.sort_by_key(|(outcome, _)| pool_order(outcome));
-        if others > 0 {
-            rows.push((format!("{others} other pools"), rest));
-        }
-        let mut categories = Vec::new();
-        let mut values = Vec::new();
-        for (outcome, p) in &rows {
-            global_max = global_max.max(*p);
-            categories.push(if outcome == "ended" {
-                "scene ended early".to_string()
-            } else {
-                outcome.clone()
-            });
-            values.push(Some(share(r, *p)));
-        }
-        most_bars = most_bars.max(categories.len());
-        panels.push(Panel {
-            caption: Some(name),
-            plot: Plot::Bars(Bars {
-                horizontal: true,
-                stacked: false,
-                categories,
-                category_label: "Doom pool at the end".into(),
-                series: vec![BarSeries {
-                    name: "share of scenes".into(),
-                    colour,
-                    values,
-                }],
-                axis: Axis::percent("Share of scenes, %"),
-                value_labels: true,
-            }),
-        });
+    // Per case: the share of scenes by dice added, and of scenes ended early.
+    let tallies: Vec<(Vec<(i64, f64)>, f64)> = slice
+        .cases
+        .iter()
+        .map(|r| {
+            let mut added: Vec<(i64, f64)> = Vec::new();
+            let mut ended = 0.0;
+            for (outcome, p) in distribution(r, m::FINAL_DOOM.name) {
+                match dice_added(r, outcome) {
+                    Some(k) => match added.iter_mut().find(|(n, _)| *n == k) {
+                        Some((_, q)) => *q += p,
+                        None => added.push((k, p)),
+                    },
+                    None => ended += p,
+                }
+            }
+            (added, ended)
+        })
+        .collect();
+    let most = tallies
+        .iter()
+        .flat_map(|(added, _)| added.iter().filter(|(_, p)| *p > 0.0).map(|(k, _)| *k))
+        .max()
+        .unwrap_or(0)
+        .max(0);
+    let any_ended = tallies.iter().any(|(_, ended)| *ended > 0.0);
+    let mut categories: Vec<String> = (0..=most).map(|k| k.to_string()).collect();
+    if any_ended {
+        categories.push("scene ended early".into());
     }
-    // One scale for every panel, so bars compare across cases.
-    let top = ((global_max * 1.05) * 10.0).ceil() / 10.0;
-    for panel in &mut panels {
-        if let Plot::Bars(b) = &mut panel.plot {
-            b.axis.max = Some(top.clamp(0.1, 1.0));
-        }
-    }
-    let columns = if panels.len() == 1 { 1 } else { 2 };
+    let series: Vec<BarSeries> = slice
+        .cases
+        .iter()
+        .zip(&tallies)
+        .zip(names)
+        .enumerate()
+        .map(|(i, ((r, (added, ended)), name))| {
+            let mut values: Vec<_> = (0..=most)
+                .map(|k| {
+                    let p = added.iter().filter(|(n, _)| *n == k).map(|(_, p)| p).sum();
+                    Some(share(r, p))
+                })
+                .collect();
+            if any_ended {
+                values.push(Some(share(r, *ended)));
+            }
+            BarSeries {
+                name,
+                colour: palette(i),
+                values,
+            }
+        })
+        .collect();
+    let legend = bar_legend(&series);
+    let few = series.len() <= 2;
+    let highest = series
+        .iter()
+        .flat_map(|s| s.values.iter().flatten().map(|v| v.value))
+        .fold(0.0, f64::max);
+    let panel = Panel {
+        caption: None,
+        plot: Plot::Bars(Bars {
+            horizontal: false,
+            stacked: false,
+            categories,
+            category_label: "Doom dice added over the scene".into(),
+            series,
+            axis: Axis {
+                max: Some((((highest * 1.05) * 10.0).ceil() / 10.0).clamp(0.1, 1.0)),
+                ..Axis::percent("Share of scenes, %")
+            },
+            value_labels: few,
+        }),
+    };
     let mut chart = Chart {
         stem: stem(System::CortexScene, "final-doom"),
-        title: "Doom pool at the end of the scene".into(),
+        title: "Doom dice the GM adds over the scene".into(),
         notes: Vec::new(),
-        legend: bar_legend(&[]),
-        panels,
-        columns,
-        width: MIN_WIDTH.max(if columns == 2 { 1600 } else { 0 }),
+        warnings: Vec::new(),
+        legend,
+        panels: vec![panel],
+        columns: 1,
+        width: 1600,
         height: MIN_HEIGHT,
     };
     chart.notes.extend(fixed_rules_note(&cases, &[]));
     chart.notes.extend(slice.note());
+    chart.notes.push(
+        "Each die comes from an action's hitches; the pools themselves are final_doom in distributions.csv."
+            .into(),
+    );
     chart.notes.push(method_note(&cases, true));
-    chart.fit_height(110 + 40 * most_bars as u32);
+    chart.fit_height(560);
     Some(chart)
 }

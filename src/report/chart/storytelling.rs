@@ -172,6 +172,7 @@ fn at_least(results: &[&CaseResult]) -> Chart {
         stem: stem(System::Storytelling, "at-least-k"),
         title: "Chance of at least k successes by pool size".into(),
         notes: Vec::new(),
+        warnings: Vec::new(),
         legend,
         panels,
         columns: 2,
@@ -238,31 +239,12 @@ fn distributions(results: &[&CaseResult]) -> Chart {
         .iter()
         .flat_map(|(_, cases)| cases.iter().flatten().copied())
         .collect();
-    let tails: Vec<Vec<(i64, f64)>> = drawn.iter().map(|r| at_least_k(r)).collect();
-    // Show counts up to where every pool's tail is below half a percent;
-    // the last bar gathers the rest ("6+").
-    let mut top = 2;
-    while top < 12 && tails.iter().any(|t| tail_from(t, top) > 0.005) {
-        top += 1;
-    }
-    let tail = tails.iter().any(|t| tail_from(t, top) > 0.0);
-    let mut categories: Vec<String> = (0..top).map(|k| k.to_string()).collect();
-    if tail {
-        categories.push(format!("{top}+"));
-    }
-    let bars_of = |r: &CaseResult| -> Vec<Option<model::Value>> {
-        let d = successes(r);
-        let mut values: Vec<_> = (0..top)
-            .map(|k| {
-                let p = d.iter().filter(|(o, _)| *o == k).map(|(_, p)| p).sum();
-                Some(share(r, p))
-            })
-            .collect();
-        if tail {
-            values.push(Some(share(r, tail_from(&at_least_k(r), top))));
-        }
-        values
-    };
+    // The chance die's 90 % failure would flatten every other bar: beside
+    // real pools it gets a panel and a scale of its own.
+    let chance_apart = sizes.len() > 1 && sizes[0] == 0;
+    let is_pool = |r: &&CaseResult| !chance_apart || pool_size(r) > 0;
+    let pools: Vec<&CaseResult> = drawn.iter().copied().filter(is_pool).collect();
+    let (categories, top, tail, left) = success_categories(&pools);
     let mut panels = Vec::new();
     let mut top_share: f64 = 0.0;
     for (label, per_size) in &picked {
@@ -270,8 +252,9 @@ fn distributions(results: &[&CaseResult]) -> Chart {
             .iter()
             .zip(per_size)
             .enumerate()
+            .filter(|(_, (&size, _))| !chance_apart || size > 0)
             .filter_map(|(i, (&size, r))| {
-                let values = bars_of(r.as_ref()?);
+                let values = success_bars(r.as_ref()?, top, tail);
                 top_share = values
                     .iter()
                     .flatten()
@@ -305,9 +288,16 @@ fn distributions(results: &[&CaseResult]) -> Chart {
             b.axis.max = Some(((top_share * 1.02 * 10.0).ceil() / 10.0).min(1.0));
         }
     }
-    let legend: Vec<LegendItem> = sizes
+    let mut chance_legend = Vec::new();
+    if chance_apart {
+        let (panel, legend) = chance_panel(&picked, sizes.len());
+        panels.insert(0, panel);
+        chance_legend = legend;
+    }
+    let mut legend: Vec<LegendItem> = sizes
         .iter()
         .enumerate()
+        .filter(|(_, &size)| !chance_apart || size > 0)
         .map(|(i, &size)| LegendItem {
             name: size_name(size),
             colour: palette(i),
@@ -315,15 +305,27 @@ fn distributions(results: &[&CaseResult]) -> Chart {
             marker: 0,
         })
         .collect();
-    let columns = columns_for(panels.len());
+    legend.extend(chance_legend);
+    // Past a dozen counts a panel needs half a wide canvas for its bars and
+    // tick labels to read.
+    let many = top > 12;
+    let columns = match columns_for(panels.len()) {
+        c if many => c.min(2),
+        c => c,
+    };
     let mut chart = Chart {
         stem: stem(System::Storytelling, "successes"),
         title: "How many successes a roll scores".into(),
         notes: Vec::new(),
+        warnings: Vec::new(),
         legend,
         panels,
         columns,
-        width: width_for(columns),
+        width: if many && columns > 1 {
+            2000
+        } else {
+            width_for(columns)
+        },
         height: MIN_HEIGHT,
     };
     chart.notes.extend(fixed_rules_note(&drawn, &NOT_VARIANT));
@@ -333,7 +335,133 @@ fn distributions(results: &[&CaseResult]) -> Chart {
             groups.len()
         ));
     }
+    if chance_apart {
+        chart
+            .notes
+            .push("The chance die has its own panel and scale; the pools share one.".into());
+    }
+    if left > TAIL_SHARE {
+        chart.cut(format!(
+            "The last bar, {top}+, holds up to {} of a pool's rolls: the axis stops at {MAX_SHOWN_SUCCESSES} successes.",
+            crate::report::format::percent(left)
+        ));
+    }
     chart.notes.push(method_note(&drawn, true));
     chart.fit_height(if columns == 1 { 600 } else { 420 });
     chart
+}
+
+/// The success counts are shown one by one until every drawn pool's
+/// chance of more is at most this, and a last bar "N+" gathers the rest ...
+const TAIL_SHARE: f64 = 0.005;
+
+/// ... up to this many successes, past which the chart says what its last
+/// bar holds.
+const MAX_SHOWN_SUCCESSES: i64 = 30;
+
+/// The success-count categories for `results`: `0`, `1`, .. and "N+" if
+/// any result has N or more; with N, whether the "N+" bar is there, and
+/// the largest share it holds.
+fn success_categories(results: &[&CaseResult]) -> (Vec<String>, i64, bool, f64) {
+    let tails: Vec<Vec<(i64, f64)>> = results.iter().map(|r| at_least_k(r)).collect();
+    let left = |top: i64| tails.iter().map(|t| tail_from(t, top)).fold(0.0, f64::max);
+    let mut top = 2;
+    while top < MAX_SHOWN_SUCCESSES && left(top) > TAIL_SHARE {
+        top += 1;
+    }
+    let tail = left(top) > 0.0;
+    let mut categories: Vec<String> = (0..top).map(|k| k.to_string()).collect();
+    if tail {
+        categories.push(format!("{top}+"));
+    }
+    (categories, top, tail, left(top))
+}
+
+/// A result's bars over [`success_categories`]: the share of each count
+/// below `top`, then (with `tail`) of `top` or more.
+fn success_bars(r: &CaseResult, top: i64, tail: bool) -> Vec<Option<model::Value>> {
+    let d = successes(r);
+    let mut values: Vec<_> = (0..top)
+        .map(|k| {
+            let p = d.iter().filter(|(o, _)| *o == k).map(|(_, p)| p).sum();
+            Some(share(r, p))
+        })
+        .collect();
+    if tail {
+        values.push(Some(share(r, tail_from(&at_least_k(r), top))));
+    }
+    values
+}
+
+/// The chance die's panel, on its own scale: one bar series for every
+/// variant whose chance die rolls alike ("chance die" when all do), in
+/// the chance die's colour and then colours past the pools'
+/// `pool_colours`, with their legend entries.
+fn chance_panel(
+    picked: &[(&String, Vec<Option<&CaseResult>>)],
+    pool_colours: usize,
+) -> (Panel, Vec<LegendItem>) {
+    let chance: Vec<(&String, &CaseResult)> = picked
+        .iter()
+        .filter_map(|(label, per_size)| Some((*label, per_size.first().copied().flatten()?)))
+        .collect();
+    let results: Vec<&CaseResult> = chance.iter().map(|c| c.1).collect();
+    let (categories, top, tail, _) = success_categories(&results);
+    // Variants whose chance die rolls the same share one series.
+    let mut series: Vec<(Vec<String>, Vec<Option<model::Value>>)> = Vec::new();
+    for (label, r) in &chance {
+        let values = success_bars(r, top, tail);
+        let same = |other: &Vec<Option<model::Value>>| {
+            other.iter().zip(&values).all(|(a, b)| match (a, b) {
+                (Some(a), Some(b)) => (a.value - b.value).abs() < 1e-12,
+                _ => a.is_none() && b.is_none(),
+            })
+        };
+        match series.iter_mut().find(|(_, v)| same(v)) {
+            Some((labels, _)) => labels.push((*label).clone()),
+            None => series.push((vec![(*label).clone()], values)),
+        }
+    }
+    let one = series.len() == 1;
+    let series: Vec<BarSeries> = series
+        .into_iter()
+        .enumerate()
+        .map(|(i, (labels, values))| BarSeries {
+            name: if one {
+                "chance die".to_string()
+            } else {
+                format!("chance die, {}", labels.join(" / "))
+            },
+            // The chance die's own colour first (the pools' first slot),
+            // then colours no pool uses.
+            colour: if i == 0 {
+                palette(0)
+            } else {
+                palette(pool_colours + i - 1)
+            },
+            values,
+        })
+        .collect();
+    let legend = series
+        .iter()
+        .map(|s| LegendItem {
+            name: s.name.clone(),
+            colour: s.colour,
+            line: false,
+            marker: 0,
+        })
+        .collect();
+    let panel = Panel {
+        caption: Some("Chance die (own scale)".into()),
+        plot: Plot::Bars(Bars {
+            horizontal: false,
+            stacked: false,
+            categories,
+            category_label: "Successes rolled".into(),
+            series,
+            axis: Axis::percent("Share of rolls, %"),
+            value_labels: true,
+        }),
+    };
+    (panel, legend)
 }

@@ -227,6 +227,7 @@ fn by_roll(results: &[&CaseResult]) -> Chart {
         notes: vec![
             "Each line ends at its last roll allowed (as many rolls as dice unless set); its height there is the chance the action succeeds. A dramatic failure ends an action.".into(),
         ],
+        warnings: Vec::new(),
         legend,
         panels,
         columns,
@@ -330,6 +331,7 @@ fn contest(results: &[&CaseResult]) -> Chart {
         stem: stem(System::Storytelling, "contest"),
         title: "Contested actions: chance the roller wins".into(),
         notes: Vec::new(),
+        warnings: Vec::new(),
         legend: Vec::new(),
         panels,
         columns,

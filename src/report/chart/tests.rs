@@ -260,21 +260,27 @@ fn storytelling_lines_are_per_variant_with_the_chance_die_at_zero() {
         .value;
     assert!((p - 0.507795).abs() < 1e-6);
     let dist = find(&charts, "storytelling-successes");
-    let Plot::Bars(bars) = &dist.panels[0].plot else {
+    // The chance die on its own panel, then the four other spread pools of
+    // the first variant.
+    let Plot::Bars(chance) = &dist.panels[0].plot else {
+        panic!("not bars")
+    };
+    let Plot::Bars(bars) = &dist.panels[1].plot else {
         panic!("not bars")
     };
     assert_eq!(
         bars.series.len(),
-        5,
-        "five spread pools of the first variant"
+        4,
+        "the spread pools of the first variant"
     );
     assert!(bars.categories.last().unwrap().ends_with('+'));
     // No success: every die below 8 (0.7 each), or the chance die not a
     // 10 (docs/storytelling.md); rerolls only follow successes.
     assert_eq!(bars.categories[0], "0");
-    for s in &bars.series {
+    assert_eq!(chance.categories[0], "0");
+    for s in chance.series.iter().chain(&bars.series) {
         let expected = match s.name.as_str() {
-            "chance die" => 0.9,
+            chance if chance.starts_with("chance die") => 0.9,
             "1 die" => 0.7,
             name => {
                 let n: i32 = name.strip_suffix(" dice").unwrap().parse().unwrap();
@@ -383,33 +389,27 @@ fn scene_lines_per_doom_pool_and_final_doom_panels() {
         .last()
         .unwrap()
         .contains("counts as not succeeding"));
+    // The final doom pools, counted by the dice added: one panel, a bar
+    // per case in each count, summing with "ended" to every scene.
     let doom = find(&charts, "cortex-scene-final-doom");
-    assert_eq!(doom.panels.len(), 3);
-    let Plot::Bars(first) = &doom.panels[0].plot else {
+    assert_eq!(doom.panels.len(), 1);
+    let Plot::Bars(bars) = &doom.panels[0].plot else {
         panic!("not bars")
     };
-    // The ten likeliest final pools, in pool order (d6 < 2d6 < d8 < d8 d6);
-    // past ten pools, the rest gathered.
-    let mut rows = distribution(chosen(&report, System::CortexScene)[0], "final_doom");
-    rows.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let mut likeliest: Vec<&str> = rows[..10].iter().map(|(o, _)| *o).collect();
-    likeliest.sort_by_key(|o| crate::dice::Pool::parse_cortex(o).ok());
-    assert_eq!(first.categories[..10], likeliest[..]);
-    let pools: Vec<crate::dice::Pool> = first.categories[..10]
+    assert_eq!(bars.series.len(), 3);
+    assert_eq!(bars.categories[0], "0");
+    assert_eq!(bars.categories.last().unwrap(), "scene ended early");
+    for s in &bars.series {
+        let total: f64 = s.values.iter().flatten().map(|v| v.value).sum();
+        assert!((total - 1.0).abs() < 1e-9, "{}: {total}", s.name);
+    }
+    let first = chosen(&report, System::CortexScene)[0];
+    let none_added: f64 = distribution(first, "final_doom")
         .iter()
-        .map(|c| crate::dice::Pool::parse_cortex(c).expect("a pool"))
-        .collect();
-    assert!(pools.windows(2).all(|w| w[0] < w[1]), "{pools:?}");
-    assert!(rows.len() > 10, "the fixture should need gathering");
-    assert_eq!(first.categories.len(), 11);
-    assert_eq!(
-        first.categories[10],
-        format!("{} other pools", rows.len() - 10)
-    );
-    let Plot::Bars(third) = &doom.panels[2].plot else {
-        panic!("not bars")
-    };
-    assert!(third.categories.iter().any(|c| c == "scene ended early"));
+        .filter(|(o, _)| *o == "2d6")
+        .map(|(_, p)| p)
+        .sum();
+    assert_eq!(bars.series[0].values[0].unwrap().value, none_added);
 }
 
 #[test]
@@ -595,20 +595,43 @@ fn the_successes_chart_shows_every_storytelling_variant() {
         .iter()
         .map(|p| p.caption.as_deref().unwrap_or(""))
         .collect();
+    // The chance die first, on a scale of its own (its 90 % failure would
+    // flatten the pools' bars), then every variant.
     assert_eq!(
         captions,
-        ["10-again", "9-again", "8-again", "10-again + rote"]
+        [
+            "Chance die (own scale)",
+            "10-again",
+            "9-again",
+            "8-again",
+            "10-again + rote"
+        ]
     );
     // The same pool sizes, coloured alike, in every panel; one legend.
     let names: Vec<_> = chart.legend.iter().map(|l| l.name.as_str()).collect();
-    assert_eq!(names[0], "chance die");
-    for panel in &chart.panels[..3] {
+    assert!(
+        names[0].ends_with("dice") || names[0] == "1 die",
+        "{names:?}"
+    );
+    let pools: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| !n.starts_with("chance die"))
+        .collect();
+    assert!(pools.len() < names.len(), "{names:?}");
+    for panel in &chart.panels[1..4] {
         let Plot::Bars(bars) = &panel.plot else {
             panic!("not bars")
         };
         let series: Vec<_> = bars.series.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(series, names);
+        assert_eq!(series, pools);
+        // The pools' scale leaves the chance die out: far below 90 %.
+        assert!(bars.axis.max.unwrap() < 0.8, "{:?}", bars.axis.max);
     }
+    let Plot::Bars(chance) = &chart.panels[0].plot else {
+        panic!("not bars")
+    };
+    assert!(chance.series[0].colour != chart.legend[0].colour);
 }
 
 #[test]
@@ -719,9 +742,25 @@ fn a_doom_pool_balance_gets_a_chart_with_rung_names_and_the_chosen_rung() {
         panic!("not lines")
     };
     assert_eq!(lines.x_ticks[0].1, "2d6 (standard)");
-    // The chosen rung is marked at its place on the ladder.
-    let marked = &lines.series[2].points;
+    // Rungs are categories: a dot each, no line joining them.
+    let dots: Vec<_> = lines
+        .series
+        .iter()
+        .filter(|s| s.name == labels::metric_phrase("p_success"))
+        .collect();
+    assert_eq!(dots.len(), 9);
+    assert!(dots.iter().all(|s| s.points.len() == 1));
+    // The chosen rung is marked at its place on the ladder, and named so.
+    let marked = &lines
+        .series
+        .iter()
+        .find(|s| s.name == "closest rung")
+        .unwrap()
+        .points;
     assert_eq!(marked.len(), 1);
     assert_eq!(marked[0].x, 4.0);
+    assert_eq!(lines.x_ticks[3].1, "3d6 (global) [closest]");
+    let names: Vec<_> = chart.legend.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names.len(), 3, "{names:?}");
     check_renders(chart);
 }

@@ -19,8 +19,17 @@ pub const MAX_PLOT_POINTS: usize = 10;
 /// enough that a typo fails at once instead of sampling for hours.
 pub const MAX_ACTIONS: i64 = 1_000;
 
-/// Most exchanges a conflict may last (docs/cortex.md).
+/// The largest cap `exchanges` may set (docs/cortex.md).
 pub const MAX_EXCHANGES: i64 = 100;
+
+/// Without a cap a fight runs until one side is out: the exact chain stops
+/// once at most this much probability is unresolved (docs/cortex.md,
+/// "Until one side is out") ...
+pub const UNRESOLVED_MASS: f64 = 1e-12;
+
+/// ... or after this many exchanges, where Monte Carlo also stops a fight
+/// and counts it as unresolved.
+pub const UNCAPPED_EXCHANGES: u32 = 10_000;
 
 /// Who wins equal totals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -165,7 +174,7 @@ pub const FOE: KeyDef = KeyDef::pool("foe", Fallback::Nothing, "The foe's own di
     Phrase::Value("foe {}", Shown::Plain), "foe pool").main();
 pub const MOB: KeyDef = KeyDef::pool("mob", Fallback::Nothing, "The foe is a mob with these team dice, all of one size, e.g. \"3d8\"",
     Phrase::Value("mob of {}", Shown::Plain), "mob").main();
-pub const EXCHANGES: KeyDef = KeyDef::int("exchanges", (1, MAX_EXCHANGES), Fallback::Int(5), "Exchanges at most",
+pub const EXCHANGES: KeyDef = KeyDef::int("exchanges", (1, MAX_EXCHANGES), Fallback::Nothing, "A cap on the exchanges; left out, the fight runs until one side is out",
     Phrase::Value("at most {}", Shown::Count("exchange", "exchanges")), "exchanges");
 pub const FOE_ACTS: KeyDef = KeyDef::switch("foe_acts", true, "The foe acts after the hero in each exchange; false for a foe who only resists",
     ("the foe acts too", "the foe only reacts"), "foe acts");

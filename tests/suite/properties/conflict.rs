@@ -164,14 +164,13 @@ pub const MONOTONE: &[Monotone] = &[
     },
     Monotone {
         what: "one more exchange",
+        // Only a capped fight has one more exchange to play: without a
+        // cap it is played until one side is out.
         change: |o, _| {
-            let n = o
-                .iter()
-                .find_map(|(k, v)| match v {
-                    RawValue::Int(i) if *k == "exchanges" => Some(*i),
-                    _ => None,
-                })
-                .unwrap_or(5);
+            let n = o.iter().find_map(|(k, v)| match v {
+                RawValue::Int(i) if *k == "exchanges" => Some(*i),
+                _ => None,
+            })?;
             Some(set(o, "exchanges", RawValue::Int(n + 1)))
         },
         values: both_out,

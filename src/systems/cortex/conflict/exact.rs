@@ -7,6 +7,7 @@
 
 use rustc_hash::FxHashMap;
 
+use super::UNRESOLVED_MASS;
 use super::{stress_code, stress_of};
 use super::{taken_out, ConflictCase, ConflictHists, Ending, FoeState, STRESS_CODES};
 use crate::dice::Pool;
@@ -106,6 +107,9 @@ struct Fight<'a> {
     rolls: OpposedRolls<'a>,
     hists: ConflictHists<f64>,
     mob: bool,
+    /// The exchange being played: the fights still on after the last step
+    /// end in it.
+    played: u32,
 }
 
 /// Where a conflict stands between two half exchanges, numbered: (hero
@@ -138,7 +142,17 @@ impl Mechanic for Fight<'_> {
     type Outcome = Ending;
 
     fn steps(&self) -> usize {
-        self.case.exchanges as usize * self.case.actors().len()
+        self.case.last_exchange() as usize * self.case.actors().len()
+    }
+
+    /// An uncapped fight is over once at most [`UNRESOLVED_MASS`] is still
+    /// in play after a whole exchange (docs/cortex.md, "Until one side is
+    /// out").
+    fn settled(&self, step: usize, live: &[(Standing, f64)]) -> bool {
+        let whole_exchange = (step + 1) % self.case.actors().len() == 0;
+        self.case.exchanges.is_none()
+            && whole_exchange
+            && live.iter().map(|s| s.1).sum::<f64>() <= UNRESOLVED_MASS
     }
 
     fn initial(&mut self) -> Vec<(Standing, f64)> {
@@ -149,8 +163,14 @@ impl Mechanic for Fight<'_> {
         live as u64 * 16
     }
 
-    fn too_large(&self, _step: usize, _live: usize) -> String {
-        format!("a conflict of {} exchanges", self.case.exchanges)
+    fn too_large(&self, step: usize, _live: usize) -> String {
+        match self.case.exchanges {
+            Some(cap) => format!("a conflict of {cap} exchanges"),
+            None => format!(
+                "a conflict still unresolved after {} exchanges",
+                step / self.case.actors().len()
+            ),
+        }
     }
 
     fn next(
@@ -164,6 +184,7 @@ impl Mechanic for Fight<'_> {
         // The hero acts, then the foe if it acts at all (docs/cortex.md).
         let actors = self.case.actors();
         let exchange = (step / actors.len()) as u32 + 1;
+        self.played = exchange;
         let actor = actors[step % actors.len()];
         let slots = self.team_slots;
         let (hero, foe) = parts(slots, at);
@@ -184,7 +205,7 @@ impl Mechanic for Fight<'_> {
     fn final_outcome(&self, at: &Standing) -> Ending {
         let (hero_stress, foe) = parts(self.team_slots, *at);
         Ending {
-            exchange: self.case.exchanges,
+            exchange: self.played,
             hero_out: false,
             foe_out: false,
             hero_stress,
@@ -206,8 +227,9 @@ impl ConflictCase {
             case: self,
             team_slots: self.start().team as usize + 1,
             rolls: OpposedRolls::new(self),
-            hists: ConflictHists::new(self.exchanges),
+            hists: ConflictHists::new(self.tally_range()),
             mob: self.mob.is_some(),
+            played: 0,
         };
         chain::run(&mut fight, Pruning::NONE.dropping_empty(), budget)?;
         Ok(fight.hists)

@@ -4,8 +4,8 @@
 //! foe (a single character or a mob with team dice) trade opposed Cortex
 //! rolls, exchange by exchange; a successful action's final effect die
 //! becomes stress on the other side, a stress die joins every pool acting
-//! against its bearer, and the fight ends when one side is stressed out or
-//! the exchanges run out.
+//! against its bearer, and the fight ends when one side is stressed out
+//! (or, under an explicit `exchanges` cap, when the exchanges run out).
 //!
 //! Every roll is an opposed Cortex roll scored by the Cortex code
 //! (`cortex::pool_outcomes` exactly, `cortex::roll_pool` when sampling)
@@ -39,7 +39,12 @@ use super::{PoolRoll, Rules};
 use crate::systems::{System, SystemCase};
 use metrics as m;
 
-pub use crate::systems::cortex::keys::MAX_EXCHANGES;
+pub use crate::systems::cortex::keys::{MAX_EXCHANGES, UNCAPPED_EXCHANGES, UNRESOLVED_MASS};
+
+/// A capped fight whose unresolved share (`p_neither`) is above this says
+/// so (docs/cortex.md, "Until one side is out"): its conditional means see
+/// only the fights that ended early.
+pub const CAPPED_WARNING_SHARE: f64 = 0.01;
 
 /// Stress codes in the chain and the tallies: 0 is no stress, `step + 1` a
 /// stress die (d4 = 1 .. d12 = 5). A character who is not out never holds
@@ -84,7 +89,8 @@ pub struct ConflictCase {
     /// The foe's own dice; empty for a mob with no other dice.
     pub foe: Pool,
     pub mob: Option<Mob>,
-    pub exchanges: u32,
+    /// The `exchanges` cap; `None` plays until one side is out.
+    pub exchanges: Option<u32>,
     pub foe_acts: bool,
     pub hero_stress_limit: Die,
     /// Ignored for a mob, which has no stress limit.
@@ -129,7 +135,7 @@ impl ConflictCase {
                 )))
             }
         };
-        let exchanges = options.int_of(&EXCHANGES)? as u32;
+        let exchanges = options.maybe_int_of(&EXCHANGES)?.map(|n| n as u32);
         let foe_acts = options.bool_of(&FOE_ACTS)?;
         let hero_stress_limit = stress_limit(&mut options, &HERO_STRESS_LIMIT)?;
         let limit_item = options.take(&FOE_STRESS_LIMIT);
@@ -158,6 +164,12 @@ impl ConflictCase {
             foe_stress_limit,
             rules,
         })
+    }
+
+    /// The most exchanges played: the cap, or the bound of an uncapped
+    /// fight.
+    fn last_exchange(&self) -> u32 {
+        self.exchanges.unwrap_or(UNCAPPED_EXCHANGES)
     }
 
     /// The foe as the fight starts.
@@ -339,6 +351,10 @@ pub struct ConflictHists<W> {
     pub final_foe_stress: Hist<W>,
     /// A mob's team dice at the end (empty for a single foe).
     pub team_dice_left: Hist<W>,
+    /// Fights neither side lost, at 0: counted, not found as what the
+    /// takeouts leave, so an unresolved share of 1e-13 is not lost to
+    /// rounding (nor invented by it).
+    pub unresolved: Hist<W>,
 }
 
 /// How one fight ended.
@@ -352,6 +368,7 @@ struct Ending {
 }
 
 impl<W: Copy + Default + std::ops::AddAssign> ConflictHists<W> {
+    /// Empty tallies for `exchanges` exchanges (they grow past it).
     fn new(exchanges: u32) -> Self {
         let n = i64::from(exchanges);
         ConflictHists {
@@ -361,6 +378,7 @@ impl<W: Copy + Default + std::ops::AddAssign> ConflictHists<W> {
             final_hero_stress: Hist::with_range(0, OUT_CODE),
             final_foe_stress: Hist::with_range(0, OUT_CODE),
             team_dice_left: Hist::default(),
+            unresolved: Hist::with_range(0, 0),
         }
     }
 
@@ -374,6 +392,9 @@ impl<W: Copy + Default + std::ops::AddAssign> ConflictHists<W> {
         }
         if end.hero_out {
             self.hero_out.add(exchange, weight);
+        }
+        if !end.foe_out && !end.hero_out {
+            self.unresolved.add(0, weight);
         }
         let code = |out: bool, stress: Option<u32>| {
             if out {
@@ -399,6 +420,7 @@ impl<W: Copy + Default + std::ops::AddAssign> ConflictHists<W> {
         self.final_hero_stress.merge(&other.final_hero_stress);
         self.final_foe_stress.merge(&other.final_foe_stress);
         self.team_dice_left.merge(&other.team_dice_left);
+        self.unresolved.merge(&other.unresolved);
     }
 }
 
@@ -411,6 +433,7 @@ impl ConflictHists<u64> {
             final_hero_stress: self.final_hero_stress.to_probabilities(trials),
             final_foe_stress: self.final_foe_stress.to_probabilities(trials),
             team_dice_left: self.team_dice_left.to_probabilities(trials),
+            unresolved: self.unresolved.to_probabilities(trials),
         }
     }
 }
@@ -424,7 +447,7 @@ impl ConflictCase {
         let mut metrics = vec![
             Metric::probability(m::P_FOE_OUT.name, p_foe_out),
             Metric::probability(m::P_HERO_OUT.name, p_hero_out),
-            Metric::probability(m::P_NEITHER.name, (1.0 - p_foe_out - p_hero_out).max(0.0)),
+            Metric::probability(m::P_NEITHER.name, h.unresolved.mass()),
             Metric::mean_of(m::MEAN_EXCHANGES.name, &h.exchanges, 1.0),
             Metric::mean_of(m::MEAN_EXCHANGES_TO_FOE_OUT.name, &h.foe_out, p_foe_out),
             Metric::probability(m::P_HERO_STRESSED.name, 1.0 - h.final_hero_stress.get(0)),
@@ -448,7 +471,7 @@ impl ConflictCase {
             (m::FOE_OUT_EXCHANGE.name, &h.foe_out),
             (m::HERO_OUT_EXCHANGE.name, &h.hero_out),
         ] {
-            for exchange in 1..=i64::from(self.exchanges) {
+            for exchange in 1..=self.last_row(h) {
                 rows.push(DistRow::new(variable, exchange, hist.get(exchange)));
             }
             rows.push(DistRow::new(variable, "never", 1.0 - hist.mass()));
@@ -467,6 +490,53 @@ impl ConflictCase {
             }
         }
         rows
+    }
+
+    /// The last exchange the distributions list: the cap, or without one
+    /// the last exchange that holds probability (docs/cortex.md).
+    fn last_row(&self, h: &ConflictHists<f64>) -> i64 {
+        match self.exchanges {
+            Some(cap) => i64::from(cap),
+            None => h
+                .exchanges
+                .support()
+                .filter(|&(_, p)| p > 0.0)
+                .map(|(k, _)| k)
+                .last()
+                .unwrap_or(1),
+        }
+    }
+
+    /// The tallies' size before a fight is played: the cap, or one
+    /// exchange for an uncapped fight (they grow as fights last).
+    fn tally_range(&self) -> u32 {
+        self.exchanges.unwrap_or(1)
+    }
+
+    /// What a reader must be told about this result (docs/cortex.md, "Until
+    /// one side is out"): a capped fight that leaves more than 1 % of the
+    /// fights unresolved, whose conditional mean sees only the fast wins,
+    /// and an uncapped one stopped at its bound with probability unresolved.
+    fn conflict_warnings(&self, metrics: &[Metric]) -> Vec<String> {
+        let value = |name: &str| {
+            crate::distribution::metric(metrics, name)
+                .and_then(|m| m.value)
+                .unwrap_or(0.0)
+        };
+        let neither = value(m::P_NEITHER.name);
+        match self.exchanges {
+            Some(cap) if neither > CAPPED_WARNING_SHARE => vec![format!(
+                "capped at {cap} exchange{}: {:.1} % of fights are unresolved (p_neither), so mean_exchanges_to_foe_out is conditional on the foe going down within the cap; leave out exchanges to play every fight out",
+                if cap == 1 { "" } else { "s" },
+                neither * 100.0
+            )],
+            // Above the chain's stopping mass with room for rounding: only
+            // a fight stopped at the bound leaves this much.
+            None if neither > 10.0 * UNRESOLVED_MASS => vec![format!(
+                "stopped after {UNCAPPED_EXCHANGES} exchanges with {neither:e} of the fights unresolved (p_neither)"
+            )],
+            _ => Vec::new(),
+        }
     }
 
     fn evaluation(&self, h: &ConflictHists<f64>) -> Evaluation {
@@ -509,7 +579,9 @@ impl SystemCase for ConflictCase {
             let team = Pool::new(vec![mob.die; mob.count as usize]);
             inputs.insert(MOB.name.into(), json!(team.to_string()));
         }
-        inputs.insert(EXCHANGES.name.into(), json!(self.exchanges));
+        if let Some(cap) = self.exchanges {
+            inputs.insert(EXCHANGES.name.into(), json!(cap));
+        }
         inputs.insert(FOE_ACTS.name.into(), json!(self.foe_acts));
         inputs.insert(
             HERO_STRESS_LIMIT.name.into(),
@@ -535,6 +607,10 @@ impl SystemCase for ConflictCase {
 
     fn monte_carlo(&self, settings: &McSettings<'_>) -> Result<Evaluation, Interrupted> {
         Ok(self.evaluation(&self.monte_carlo_hists(settings)?))
+    }
+
+    fn warnings(&self, metrics: &[Metric]) -> Vec<String> {
+        self.conflict_warnings(metrics)
     }
 
     /// "d10 2d8 d6 vs d8 d6" (or "... vs d6 + 3d6 mob") when `hero` and the

@@ -72,7 +72,7 @@ impl Sampler for ConflictSampler<'_> {
     type Tally = ConflictHists<u64>;
 
     fn new_tally(&self) -> Self::Tally {
-        ConflictHists::new(self.case.exchanges)
+        ConflictHists::new(self.case.tally_range())
     }
 
     fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally) {
@@ -80,7 +80,10 @@ impl Sampler for ConflictSampler<'_> {
         let mob = case.mob.is_some();
         let mut hero: Option<u32> = None;
         let mut foe = case.start();
-        for exchange in 1..=case.exchanges {
+        // Without a cap, a fight still unresolved at the bound counts as
+        // unresolved (docs/cortex.md, "Until one side is out").
+        let last = case.last_exchange();
+        for exchange in 1..=last {
             for &actor in case.actors() {
                 let (action, reaction) = self.pools(actor, hero, foe);
                 let Some(step) = self.roll(action, reaction, rng) else {
@@ -93,7 +96,7 @@ impl Sampler for ConflictSampler<'_> {
             }
         }
         let end = Ending {
-            exchange: case.exchanges,
+            exchange: last,
             hero_out: false,
             foe_out: false,
             hero_stress: hero,

@@ -9,6 +9,7 @@ use crate::options::{KeyStyle, RawItem, RawValue};
 use crate::systems::cortex::{score, CortexCase, Opposition, Ties};
 
 fn case(hero: &str, foe: &str, mob: Option<&str>, exchanges: u32) -> ConflictCase {
+    let exchanges = Some(exchanges);
     let mob = mob.map(|m| {
         let pool = Pool::parse_cortex(m).unwrap();
         Mob {
@@ -206,7 +207,7 @@ fn brute_fight(
                     continue;
                 }
             };
-            if exchange == c.exchanges {
+            if Some(exchange) == c.exchanges {
                 hists.record_end(end(false, false, hero, foe), p * q * r, mob);
             } else {
                 brute_fight(c, hero, foe, exchange + 1, p * q * r, hists);
@@ -232,7 +233,7 @@ fn the_chain_matches_a_brute_force_walk_over_every_history() {
     mixed.rules.reaction_keep = 1;
     for c in [specialist, passive, mob, mixed] {
         let fast = exact(&c);
-        let mut slow = ConflictHists::new(c.exchanges);
+        let mut slow = ConflictHists::new(c.tally_range());
         brute_fight(&c, None, c.start(), 1, 1.0, &mut slow);
         let (fast_m, slow_m) = (c.metrics(&fast), c.metrics(&slow));
         for (f, s) in fast_m.iter().zip(&slow_m) {
@@ -266,7 +267,8 @@ fn text(s: &str) -> RawValue {
 #[test]
 fn options_have_the_spec_defaults_and_names() {
     let c = build(vec![("hero", text("d6 d10 d8")), ("foe", text("d8 d6"))]).unwrap();
-    assert_eq!(c.exchanges, 5);
+    // No cap: the fight runs until one side is out (docs/cortex.md).
+    assert_eq!(c.exchanges, None);
     assert!(c.foe_acts);
     assert_eq!(
         (c.hero_stress_limit, c.foe_stress_limit),

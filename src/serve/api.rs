@@ -109,7 +109,7 @@ pub async fn evaluate_post(
 }
 
 async fn evaluate(state: AppState, pairs: Vec<(String, String)>) -> Response {
-    match answer(&state, pairs, |done| answer_json(done)).await {
+    match answer(&state, pairs, answer_json).await {
         Ok(body) => Json(body).into_response(),
         Err(refusal) => refusal.into_response(),
     }

@@ -149,7 +149,7 @@ impl Mechanic for Fight<'_> {
     /// in play after a whole exchange (docs/cortex.md, "Until one side is
     /// out").
     fn settled(&self, step: usize, live: &[(Standing, f64)]) -> bool {
-        let whole_exchange = (step + 1) % self.case.actors().len() == 0;
+        let whole_exchange = (step + 1).is_multiple_of(self.case.actors().len());
         self.case.exchanges.is_none()
             && whole_exchange
             && live.iter().map(|s| s.1).sum::<f64>() <= UNRESOLVED_MASS

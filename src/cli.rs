@@ -78,6 +78,11 @@ pub enum Command {
         after_help = "Examples:\n  oddsmith report\n  oddsmith report scenarios/ --out reports/ --no-charts"
     )]
     Report(ReportArgs),
+    /// The calculator in the browser: a local page that answers as you type (docs/serve.md).
+    #[command(
+        after_help = "Examples:\n  oddsmith serve\n  oddsmith serve --bind 127.0.0.1:8080 --open"
+    )]
+    Serve(ServeArgs),
 }
 
 /// How to compute a case.
@@ -223,6 +228,16 @@ pub struct ReportArgs {
     pub quiet: bool,
 }
 
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// The address to listen on; loopback unless you say otherwise (port 0: any free port).
+    #[arg(long, default_value = "127.0.0.1:7878")]
+    pub bind: String,
+    /// Open the page in the default browser once listening.
+    #[arg(long)]
+    pub open: bool,
+}
+
 /// A quick command's arguments: its system's keys, as flags (and one as the
 /// positional argument) made from the descriptors by [`Cli::parse_from_args`]
 /// (`key_flags`), and the flags every evaluating command takes.
@@ -343,7 +358,7 @@ impl Cli {
                     args.keys = key_flags::quick_values(sub, system);
                 }
             }
-            Command::Run(_) | Command::Report(_) => {}
+            Command::Run(_) | Command::Report(_) | Command::Serve(_) => {}
         }
         Ok(cli)
     }

@@ -29,6 +29,7 @@ pub mod options;
 pub(crate) mod progress;
 pub mod report;
 pub mod scenario;
+pub mod serve;
 pub mod stats;
 pub(crate) mod sweep;
 pub mod systems;

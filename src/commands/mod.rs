@@ -8,7 +8,8 @@
 //! balance`), [`run`] (one scenario), [`report`] (a folder of scenarios and
 //! the index), all on top of [`evaluate`] (settings, methods, a scenario
 //! into a report), [`output`] (formats, shared flags, stdout) and
-//! [`reproduce`] (the command lines written into reports).
+//! [`reproduce`] (the command lines written into reports); `serve` runs
+//! the web page of [`crate::serve`], which evaluates through [`quick`].
 
 pub(crate) mod balance;
 pub mod evaluate;
@@ -34,5 +35,6 @@ pub fn run(cli: Cli, cancel: &AtomicBool) -> anyhow::Result<()> {
         Command::Advantage(args) => quick::advantage(&args, cancel),
         Command::Storytelling(args) => quick::storytelling(&args, cancel),
         Command::Report(args) => report::run(&args, cancel),
+        Command::Serve(args) => crate::serve::run(&args, cancel),
     }
 }

@@ -55,6 +55,53 @@ pub fn storytelling(args: &StorytellingArgs, cancel: &AtomicBool) -> anyhow::Res
 /// argument) is the scenario key of the same name.
 fn quick_command(system: System, args: &QuickArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     let settings = Settings::resolve(&args.common, None, None)?;
+    let (cases, presentation) = cases_of(system, args)?;
+    let report = quick_report(&cases, &settings, presentation, cancel)?;
+    print_report(&report, settings.format)
+}
+
+/// A quick command's cases from its parsed flags, each checked as the
+/// scenario key of the same name (`oddsmith serve` reads its query strings
+/// through this too, so the page and the command line say the same).
+pub(crate) fn cases_of(
+    system: System,
+    args: &QuickArgs,
+) -> anyhow::Result<(Vec<Case>, Presentation)> {
+    cases_from(system, args, flags_of(args)?)
+}
+
+/// The cases of a quick command's [`flags_of`], and how its tables are
+/// laid out (`--rows`/`--cols`, `--view`, `--paired`).
+pub(crate) fn cases_from(
+    system: System,
+    args: &QuickArgs,
+    flags: Vec<Flag>,
+) -> anyhow::Result<(Vec<Case>, Presentation)> {
+    let positional = system.positional_key().map_or("", |key| key.name);
+    let mut spec = super::pivot::spec(&args.pivot, &[system])?;
+    let cases = if args.pivot.paired {
+        if let Some(spec) = spec.as_mut() {
+            super::pivot::widen_axes(spec, &flags)?;
+        }
+        let resolve = |chosen| {
+            system.resolve(
+                system
+                    .options(KeyStyle::Flag, chosen)
+                    .with_positional(positional),
+            )
+        };
+        super::pivot::paired_cases(system, flags, spec.as_ref(), resolve)?
+    } else {
+        quick_cases(system, positional, flags)?
+    };
+    let presentation = super::pivot::presentation(spec, &args.pivot, args.view);
+    Ok((cases, presentation))
+}
+
+/// A quick command's flags as the scenario keys of the same name, each
+/// with every value given (a comma list in the positional argument split,
+/// a table's `name=value` pairs read).
+pub(crate) fn flags_of(args: &QuickArgs) -> anyhow::Result<Vec<Flag>> {
     let mut flags = Vec::new();
     for (key, given) in &args.keys {
         let values = if key.positional {
@@ -85,25 +132,7 @@ fn quick_command(system: System, args: &QuickArgs, cancel: &AtomicBool) -> anyho
         };
         flags.push((key.name, values));
     }
-    let positional = system.positional_key().map_or("", |key| key.name);
-    let mut spec = super::pivot::spec(&args.pivot, &[system])?;
-    let cases = if args.pivot.paired {
-        if let Some(spec) = spec.as_mut() {
-            super::pivot::widen_axes(spec, &flags)?;
-        }
-        let resolve = |chosen| {
-            system.resolve(
-                system
-                    .options(KeyStyle::Flag, chosen)
-                    .with_positional(positional),
-            )
-        };
-        super::pivot::paired_cases(system, flags, spec.as_ref(), resolve)?
-    } else {
-        quick_cases(system, positional, flags)?
-    };
-    let presentation = super::pivot::presentation(spec, &args.pivot, args.view);
-    quick(cases, settings, presentation, cancel)
+    Ok(flags)
 }
 
 /// A table key's example, `miss=1,weak=0,strong=0`: its first sub-key 1,
@@ -175,16 +204,17 @@ fn quick_cases(
     sweep_cases(system, None, &entries, resolve).map_err(|e| input_error(e.message))
 }
 
-/// Evaluates the quick cases and prints them, side by side when there are several.
-fn quick(
-    cases: Vec<Case>,
-    settings: Settings,
+/// Evaluates the quick cases into their report, side by side when there
+/// are several.
+pub(crate) fn quick_report(
+    cases: &[Case],
+    settings: &Settings,
     presentation: Presentation,
     cancel: &AtomicBool,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Report> {
     let mut results = Vec::new();
-    for case in &cases {
-        results.extend(evaluate_case(case, &settings, cancel)?);
+    for case in cases {
+        results.extend(evaluate_case(case, settings, cancel)?);
     }
     let report = Report {
         kind: ReportKind::Cases,
@@ -198,5 +228,5 @@ fn quick(
         spilled_distributions: None,
         presentation,
     };
-    print_report(&report, settings.format)
+    Ok(report)
 }

@@ -67,6 +67,19 @@ pub fn render(title: &str, document: &Document, svgs: &[(String, String)]) -> St
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// Renders a document's blocks alone, without the page around them (and
+/// without charts): what `oddsmith serve`'s page shows as its table, the
+/// same cells as the Markdown output.
+pub fn fragment(document: &Document) -> String {
+    let mut out = Vec::new();
+    for b in document {
+        // Writing into memory cannot fail.
+        let _ = block(b, &[], &NoDeferredRows, &mut out);
+        out.push(b'\n');
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// Writes the page as [`render`] makes it, a table row at a time, the
 /// tables' deferred rows made by `rows`.
 pub fn write(

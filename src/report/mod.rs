@@ -317,6 +317,40 @@ pub fn write(report: &Report, format: Format, out: &mut dyn Write) -> anyhow::Re
     Ok(())
 }
 
+/// The cases as `--format markdown` shows them: one table, or the cases
+/// side by side when a quick command compares several.
+pub fn cases_document(report: &Report) -> document::Document {
+    if compares_cases(report) {
+        return page::comparison(report);
+    }
+    let mut doc = Vec::new();
+    page::each_result(report, &mut |blocks| {
+        doc.extend(blocks);
+        Ok(())
+    })
+    .expect("collecting blocks in memory cannot fail");
+    doc
+}
+
+/// The cases' table as an HTML fragment, as `oddsmith serve`'s page shows
+/// it: the pivot grid when `--rows`/`--cols` ask for one, else the
+/// Markdown output's case table; the same cells either way.
+pub fn cases_html(report: &Report) -> anyhow::Result<String> {
+    let names = report.presentation.names;
+    if let Some(spec) = &report.presentation.pivot {
+        let grids = pivot::grids(&report.results, spec, names)?;
+        return Ok(html::fragment(&grid::to_document(&grids, 3)));
+    }
+    Ok(html::fragment(&cases_document(report)))
+}
+
+/// Every distribution in `view` (`--view`) as an HTML fragment, the grids
+/// `--format markdown --view` prints.
+pub fn view_html(report: &Report, view: view::View) -> String {
+    let grids = view::grids(&report.results, view, report.presentation.names, true);
+    html::fragment(&grid::to_document(&grids, 3))
+}
+
 /// The report as stdout shows it, as bytes ([`write`]).
 pub fn render(report: &Report, format: Format) -> anyhow::Result<Vec<u8>> {
     let mut bytes = Vec::new();

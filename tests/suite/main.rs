@@ -34,5 +34,7 @@ mod publish;
 mod report;
 mod scenario_validation;
 mod scene;
+mod serve_api;
+mod serve_browser;
 mod storytelling;
 mod storytelling_actions;

@@ -109,10 +109,7 @@ fn a_view_in_csv_keeps_every_outcome() {
         "csv",
     ]);
     let mut lines = csv.lines();
-    assert_eq!(
-        lines.next(),
-        Some("metric,successes,dice=3,dice=5")
-    );
+    assert_eq!(lines.next(), Some("metric,successes,dice=3,dice=5"));
     assert_eq!(lines.next(), Some("successes:at-least,0,1,1"));
     let text = stdout_of(&["storytelling", "3,5", "--view", "at-least"]);
     assert!(

@@ -4,6 +4,14 @@
 //! `tests/memory.rs` and `tests/interrupt.rs` stay binaries of their own:
 //! one reads the peak memory of every child its process ran, the other
 //! times signals, and neither should share its process with other tests.
+//!
+//! The second adversarial pass's twenty items, each with the test that
+//! failed before its fix, are listed by number in the opening comment of
+//! their file: item 1 in `hardening_conflict_mob`; 2-6 and 12-16 in
+//! `hardening_limits`; 8-11 and 17-20 in `hardening_outputs`. Item 7 (a
+//! thread pool built per case) is a speed fix with no behaviour to assert:
+//! one pool serves a whole run (src/engine/monte_carlo.rs), measured in
+//! docs/development.md.
 
 #[path = "../common/mod.rs"]
 mod common;

@@ -165,8 +165,8 @@ pub struct Report {
 }
 
 /// What people's outputs show besides the case tables (docs/reports.md,
-/// "Pivot tables" and "Distribution views"); JSON is the same whatever
-/// this holds.
+/// "Pivot tables" and "Distribution views"). JSON's `results` are the
+/// same whatever this holds; the grids asked for follow as `grids`.
 #[derive(Debug, Clone, Default)]
 pub struct Presentation {
     /// Words or code names in people's tables (`--names`).

@@ -2,15 +2,19 @@
 //! of 10 actions from a 3d8 doom pool "in well under a second", the balance
 //! solver on the default nine-rung ladder ("instant"), the exact
 //! max-effect programme, 60- and 100-action scenes (targets: half a
-//! second and three), and a scene's economy (every spending rule on) of 8
-//! actions, exact, under 100 ms, with how it grows with the actions.
+//! second and three), a scene's economy (every spending rule on) of 8
+//! actions, exact, under 100 ms, with how it grows with the actions, and
+//! the scene's Monte Carlo beside its generator floor (target: at most
+//! 1.3x it).
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use oddsmith::balance::BalanceSpec;
 use oddsmith::dice::Pool;
 use oddsmith::engine::exact::Budget;
+use oddsmith::engine::monte_carlo::{McSettings, Workers, BLOCK_SIZE};
+use oddsmith::engine::rng::{block_rng, DieRoller};
 use oddsmith::options::{KeyStyle, Options, RawItem, RawValue};
 use oddsmith::systems::cortex::economy::{Distinction, Economy, GmSpend, HeroSpend};
 use oddsmith::systems::cortex::scene::SceneCase;
@@ -68,6 +72,46 @@ fn scene_exact_100_actions(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("d10 2d8 d6 vs 2d6", |b| {
         b.iter(|| black_box(case.exact_hists(&mut Budget::unlimited()).unwrap()))
+    });
+    group.finish();
+}
+
+/// The scene's Monte Carlo on one thread, one block of 10-action scenes
+/// (the exact bench's case), beside its generator floor: the very dice
+/// those scenes throw ([`SceneCase::floor_dice`]), a die roller a scene,
+/// summed in a bare loop.
+fn scene_monte_carlo(c: &mut Criterion) {
+    let case = SceneCase {
+        pool: pool("d10 2d8 d6"),
+        doom: pool("3d8"),
+        actions: 10,
+        rules: Rules::default(),
+        end_at_2d12: true,
+        economy: None,
+    };
+    let trials = BLOCK_SIZE;
+    let mut group = c.benchmark_group("scene_mc_beside_floor");
+    group.throughput(Throughput::Elements(trials));
+    group.sample_size(20);
+    let one = Workers::start(Some(1)).unwrap();
+    let settings = McSettings::new(trials, 7);
+    group.bench_function("10_actions_1_thread", |b| {
+        b.iter(|| black_box(one.install(|| case.monte_carlo_hists(&settings)).unwrap()))
+    });
+    let (sides, counts) = case.floor_dice(trials, 7);
+    group.bench_function("10_actions_generator_floor", |b| {
+        b.iter(|| {
+            let mut rng = block_rng(7, 0);
+            let (mut sum, mut at) = (0u32, 0);
+            for &n in &counts {
+                let mut roller = DieRoller::new(&mut rng);
+                for &s in &sides[at..at + n as usize] {
+                    sum = sum.wrapping_add(roller.roll(u32::from(s)));
+                }
+                at += n as usize;
+            }
+            black_box(sum)
+        })
     });
     group.finish();
 }
@@ -142,6 +186,7 @@ criterion_group!(
     benches,
     economy_exact,
     scene_exact,
+    scene_monte_carlo,
     scene_exact_60_actions,
     scene_exact_100_actions,
     balance_default_ladder,

@@ -8,8 +8,9 @@
 use crate::engine::monte_carlo::Sampler;
 use crate::engine::rng::{block_rng, DiceRng, DieRoller};
 
+use super::rules::{held_total, Rank};
 use super::scene::{dice_in, doom_die_step, DoomKey, SceneCase, SceneHists};
-use super::score::{score_stream, PoolRoll};
+use super::score::{push_die, score_stream, PoolRoll};
 
 /// Sides of the doom dice by step, d4 .. d12.
 const DOOM_SIDES: [u32; 5] = [4, 6, 8, 10, 12];
@@ -25,6 +26,22 @@ fn score_keeping(keep: usize, dice: impl Iterator<Item = (u8, u8)>) -> PoolRoll 
         4 => score_stream::<4>(dice),
         _ => score_stream::<5>(dice),
     }
+}
+
+/// The total of a doom pool's roll keeping `KEEP` dice, the dice thrown by
+/// `die` largest first: the Cortex rule ([`push_die`]), of which a
+/// reaction needs only the total.
+#[inline(always)]
+fn doom_total<const KEEP: usize>(doom: &DoomKey, die: &mut impl FnMut(u32) -> u32) -> u32 {
+    let mut held = [0 as Rank; KEEP];
+    let (mut free_step, mut hitches) = (-1, 0u32);
+    for step in (0..5).rev() {
+        for _ in 0..doom[step] {
+            let face = die(DOOM_SIDES[step]) as u8;
+            push_die(&mut held, &mut free_step, &mut hitches, step as u8, face);
+        }
+    }
+    held_total(&held)
 }
 
 /// The Monte Carlo trial: one whole scene.
@@ -57,12 +74,14 @@ impl SceneSampler<'_> {
             );
             // The GM rolls the whole doom pool, largest dice first, and
             // sums `reaction_keep` dice.
-            let doom_dice = (0..5usize)
-                .rev()
-                .flat_map(|step| std::iter::repeat_n(step, doom[step] as usize))
-                .map(|step| (step as u8, die(DOOM_SIDES[step]) as u8));
-            let reaction = score_keeping(case.rules.reaction_keep, doom_dice);
-            let (success, heroic) = case.outcome(action.total, reaction.total);
+            let reaction = match case.rules.reaction_keep {
+                1 => doom_total::<1>(&doom, die),
+                2 => doom_total::<2>(&doom, die),
+                3 => doom_total::<3>(&doom, die),
+                4 => doom_total::<4>(&doom, die),
+                _ => doom_total::<5>(&doom, die),
+            };
+            let (success, heroic) = case.outcome(action.total, reaction);
             if success {
                 successes += 1;
                 tally.success_by_action[i] += 1;

@@ -35,6 +35,8 @@ const ENDS: u32 = 0xFFFF_0000;
 /// The code past the buffer's last half: makes the accumulator negative as
 /// an `i32`, which stops the counting loop and tells it why.
 const SENTINEL: u32 = 0x8000_0000;
+/// Throws past a pool's own dice added without a branch ([`D10s::pool`]).
+const BRANCH_FREE_THROWS: usize = 2;
 /// The largest pool the fast count takes: its owed chains and successes
 /// stay within 16 bits, and it fits a buffer many times over.
 pub(super) const MAX_FAST_POOL: i64 = 256;
@@ -116,6 +118,11 @@ impl<'a> D10s<'a> {
             *code = u32::from(x64 >= success_at) + if x64 >= again_at { 0 } else { ENDS };
             clean &= !rejected(x);
         }
+        // `len` is always FILL here (both it and `keep` are even), so the
+        // one sentinel sits at FILL and a count that runs past it reads
+        // only the zero after it and, wrapping, this fill's codes: it
+        // stays negative (no second sentinel to undo the first).
+        debug_assert_eq!(self.len, FILL);
         self.codes[self.len] = SENTINEL;
         self.clean = clean;
     }
@@ -167,17 +174,30 @@ impl<'a> D10s<'a> {
 
     /// The count of [`Self::pool`]: one add a throw. `None`, the stream
     /// not moved, when the roll reaches the sentinel past the buffer.
+    ///
+    /// Every pool throws at least its `pool` dice, so those are added in a
+    /// loop of a fixed length; the throws their explosions owe follow, the
+    /// first [`BRANCH_FREE_THROWS`] of them added under a mask (a throw
+    /// added only while a chain is still owed), so that a trial with few
+    /// explosions (nearly every one) takes no branch that depends on its
+    /// dice; only longer trials loop.
     #[inline(always)]
     fn pool_fast(&mut self, pool: i64) -> Option<u32> {
         // High 16 bits: chains still owed; low 16: successes.
         let mut acc = (pool as u32) << 16;
         let mut at = self.at;
-        loop {
+        for _ in 0..pool {
             acc = acc.wrapping_add(self.codes[at & (CAPACITY - 1)]);
             at += 1;
-            if (acc as i32) < 0x1_0000 {
-                break;
-            }
+        }
+        for _ in 0..BRANCH_FREE_THROWS {
+            let owed = u32::from((acc as i32) >= 0x1_0000);
+            acc = acc.wrapping_add(self.codes[at & (CAPACITY - 1)] & owed.wrapping_neg());
+            at += owed as usize;
+        }
+        while (acc as i32) >= 0x1_0000 {
+            acc = acc.wrapping_add(self.codes[at & (CAPACITY - 1)]);
+            at += 1;
         }
         if (acc as i32) < 0 {
             return None;

@@ -283,6 +283,19 @@ impl SceneCase {
         sample::monte_carlo_hists(self, economy, settings)
     }
 
+    /// The dice each of `trials` scenes with `economy` (one that plays)
+    /// throws in block 0 of `seed`, for the benches' generator floor: every
+    /// die's sides in throwing order, and each scene's count.
+    #[doc(hidden)]
+    pub fn economy_floor_dice(
+        &self,
+        economy: &Economy,
+        trials: u64,
+        seed: u64,
+    ) -> (Vec<u8>, Vec<u32>) {
+        sample::floor_dice(self, economy, trials, seed)
+    }
+
     pub(super) fn economy_exact(
         &self,
         economy: &Economy,

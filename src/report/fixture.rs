@@ -73,7 +73,7 @@ pub fn report() -> Report {
 pub fn report_with_an_empty_metric() -> Report {
     let mut report = report();
     let empty = metric_index(&report.results[0], "mean_effect_step");
-    report.results[0].metrics[empty].metric.value = None;
+    report.results[0].metrics.set_undefined(empty);
     report
 }
 

@@ -100,7 +100,7 @@ fn result_json(r: &CaseResult, run_json: bool) -> Value {
     let mut o = Map::new();
     o.insert("case".into(), json!(r.case));
     o.insert("system".into(), json!(r.system));
-    o.insert("inputs".into(), Value::Object(r.inputs.clone()));
+    o.insert("inputs".into(), Value::Object(r.inputs.to_map()));
     o.insert("method".into(), json!(r.method.name()));
     o.insert("trials".into(), json!(r.trials));
     o.insert("seed".into(), json!(r.seed));

@@ -289,7 +289,7 @@ pub fn evaluate_case(
 /// Exact probability left out by a truncated chain above this is said
 /// (docs/reports.md, "Nothing silent"); below it the mass cannot move a
 /// printed figure, and the pruning of every long chain would be noise.
-pub const TRUNCATION_WARNING_MASS: f64 = 1e-9;
+pub const TRUNCATION_WARNING_MASS: f64 = crate::engine::chain::PROMISED_DROPPED_MASS;
 
 /// The line a case that fell back from exact to Monte Carlo says.
 fn fallback_warning(why: &ExactError, trials: u64) -> String {

@@ -63,6 +63,11 @@ impl State for u32 {
     }
 }
 
+/// The most probability a pruned chain of the bundled mechanics leaves out
+/// that their docs promise (docs/cortex.md, "Long scenes"): a result that
+/// drops more says so in a warning on stderr.
+pub const PROMISED_DROPPED_MASS: f64 = 1e-9;
+
 /// Which states the engine drops after each step.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Pruning {

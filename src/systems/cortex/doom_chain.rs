@@ -10,12 +10,14 @@
 use rustc_hash::FxHashMap;
 
 use crate::dice::Die;
+#[cfg(test)]
+use crate::engine::chain::PROMISED_DROPPED_MASS;
 use crate::engine::chain::{self, Pruning, RowMechanic, Rows};
 use crate::engine::exact::{Budget, ExactError, DENSE_OPS_PER_STEP};
 
 use super::exact::pool_probabilities;
 use super::rules::{held_total, keep_top, value_rank, Rank, MAX_KEEP};
-use super::scene::{dice_in, doom_die_step, key_of, DoomKey, SceneCase, SceneHists};
+use super::scene::{dice_in, doom_die_step, key_of, DoomKey, HeroicMoments, SceneCase, SceneHists};
 
 /// Doom pools whose chance of being in play falls below this are dropped,
 /// their mass reported as `dropped_mass` (as Storytelling does): a long
@@ -255,20 +257,65 @@ impl<'a> DoomPools<'a> {
     }
 }
 
+/// Scenes of up to this many actions count heroic successes cell by cell
+/// in every pool's row; longer ones carry only the two sums their mean and
+/// variance need ([`HeroicMoments`]), which halves the rows of a long
+/// scene. The two agree to rounding; the cut keeps the short scenes of the
+/// bundled reports on the sums they were computed with, to the last bit.
+pub const HEROIC_COUNTS_UP_TO: u32 = 12;
+
 /// The scene as a chain ([`crate::engine::chain`]): the state is the doom
 /// pool (its number in [`DoomPools`]), a step is one action, and a scene
 /// ends early when the GM spends 2d12, or else in the pool it finishes with.
 /// A pool's row holds, for scenes in it, the chance of each count of
-/// successes so far and then of each count of heroic successes (two
-/// marginals of one mass), `action + 1` numbers each before `action`.
+/// successes so far (`action + 1` numbers before `action`) and then the
+/// heroic successes: the chance of each count likewise, or in a long scene
+/// ([`HEROIC_COUNTS_UP_TO`]) their first and second moments (two numbers).
 struct Scene<'a> {
     pools: DoomPools<'a>,
     /// The hitch levels the action can roll.
     levels: Vec<usize>,
     /// Dice in the starting doom pool.
     start: u64,
+    /// Whether heroic successes are carried by moments.
+    moments: bool,
     hists: SceneHists<f64>,
 }
+
+impl Scene<'_> {
+    /// The numbers of a row given to the heroic successes before `action`.
+    fn heroic_cells(&self, action: usize) -> usize {
+        if self.moments {
+            2
+        } else {
+            action + 1
+        }
+    }
+
+    /// The success counts of a row `len` numbers long.
+    fn success_cells(&self, len: usize) -> usize {
+        if self.moments {
+            len - 2
+        } else {
+            len / 2
+        }
+    }
+}
+
+/// The budget's steps that stepping `live` doom pools through `action`
+/// costs, each with `levels` hitch levels to move by and rows of
+/// `cells` numbers (docs/development.md, "Benchmarks"): a scene's whole
+/// cost model, in one place, to be calibrated against measured time.
+pub fn scene_step_cost(live: usize, levels: usize, cells: usize) -> u64 {
+    // Each cell costs two multiply-adds per level, in one fused pass.
+    (live as u64 * levels as u64 * cells as u64 * 2).div_ceil(SCENE_OPS_PER_STEP)
+}
+
+/// Multiply-adds of the scene's fused count update per budget step:
+/// calibrated so the budget's allowance (about a second of the Cortex
+/// programme) admits what the scene does in about that time (a 100-action
+/// scene of `d10 2d8 d6` from 2d6; docs/development.md, "Benchmarks").
+pub const SCENE_OPS_PER_STEP: u64 = 4 * DENSE_OPS_PER_STEP;
 
 impl RowMechanic for Scene<'_> {
     /// The doom pool the scene ended with, and whether the GM ended it.
@@ -279,15 +326,20 @@ impl RowMechanic for Scene<'_> {
     }
 
     fn width(&self, action: usize) -> usize {
-        2 * (action + 1)
+        action + 1 + self.heroic_cells(action)
     }
 
     fn initial(&mut self, start: &mut Rows<(DoomKey, bool)>) {
-        start.to(0).copy_from_slice(&[1.0, 1.0]);
+        if self.moments {
+            // One scene of chance 1 with no heroic success yet.
+            start.to(0).copy_from_slice(&[1.0, 0.0, 0.0]);
+        } else {
+            start.to(0).copy_from_slice(&[1.0, 1.0]);
+        }
     }
 
     fn work(&self, action: usize, live: usize) -> u64 {
-        live as u64 * self.levels.len() as u64 * 4 * (action as u64 + 1) / DENSE_OPS_PER_STEP
+        scene_step_cost(live, self.levels.len(), self.width(action + 1))
     }
 
     fn too_large(&self, action: usize, live: usize) -> String {
@@ -300,7 +352,7 @@ impl RowMechanic for Scene<'_> {
 
     /// The chance of the pool: its success counts' sum.
     fn total(&self, row: &[f64]) -> f64 {
-        row[..row.len() / 2].iter().sum()
+        row[..self.success_cells(row.len())].iter().sum()
     }
 
     fn next(
@@ -324,6 +376,7 @@ impl RowMechanic for Scene<'_> {
             pools,
             levels,
             hists,
+            moments,
             ..
         } = self;
         let (successes, heroics) = row.split_at(action + 1);
@@ -335,7 +388,11 @@ impl RowMechanic for Scene<'_> {
             hists.success_by_action[action] += mass * p_success;
             let (to_successes, to_heroics) = next.to(child).split_at_mut(action + 2);
             count_into(to_successes, successes, p_success, p_level);
-            count_into(to_heroics, heroics, p_heroic, p_level);
+            if *moments {
+                moments_into(to_heroics, heroics, mass, p_heroic, p_level);
+            } else {
+                count_into(to_heroics, heroics, p_heroic, p_level);
+            }
         }
         // Every pool this one can become is now known.
         pools.tops.remove(&id);
@@ -348,13 +405,24 @@ impl RowMechanic for Scene<'_> {
 
     /// Adds the scenes that end in a pool to the tallies.
     fn absorb(&mut self, (key, ended): (DoomKey, bool), row: &[f64]) {
+        let (successes, heroics) = row.split_at(self.success_cells(row.len()));
         let hists = &mut self.hists;
-        let (successes, heroics) = row.split_at(row.len() / 2);
         let mut mass = 0.0;
-        for (c, (&s, &h)) in successes.iter().zip(heroics).enumerate() {
+        for (c, &s) in successes.iter().enumerate() {
             hists.successes.add(c as i64, s);
-            hists.heroics.add(c as i64, h);
             mass += s;
+        }
+        match hists.heroic_moments.as_mut() {
+            Some(moments) => {
+                moments.mass += mass;
+                moments.first += heroics[0];
+                moments.second += heroics[1];
+            }
+            None => {
+                for (c, &h) in heroics.iter().enumerate() {
+                    hists.heroics.add(c as i64, h);
+                }
+            }
         }
         hists
             .plot_points
@@ -370,17 +438,29 @@ impl RowMechanic for Scene<'_> {
 
 /// Adds the counts `from` after one action at this hitch level to `to`
 /// (one longer): a count grows by one with chance `p_more`, stays with the
-/// rest of `p_level`. Each cell takes the count below's share, then its own,
-/// the order of a single loop over the counts, in two passes the compiler
-/// vectorises.
+/// rest of `p_level`. Each cell takes the count below's share, then its
+/// own: the order of sums of two passes (every share of the count below,
+/// then every own share), in one pass over the cells, which halves the
+/// memory a long scene's step moves.
 fn count_into(to: &mut [f64], from: &[f64], p_more: f64, p_level: f64) {
-    for (cell, &p) in to[1..].iter_mut().zip(from) {
-        *cell += p * p_more;
-    }
     let p_same = p_level - p_more;
-    for (cell, &p) in to.iter_mut().zip(from) {
-        *cell += p * p_same;
+    let n = from.len();
+    let to = &mut to[..n + 1];
+    to[0] += from[0] * p_same;
+    for (cell, pair) in to[1..n].iter_mut().zip(from.windows(2)) {
+        *cell = *cell + pair[0] * p_more + pair[1] * p_same;
     }
+    to[n] += from[n - 1] * p_more;
+}
+
+/// Adds the heroic moments `from` (sum p c, sum p c^2 over the pool's
+/// scenes, of chance `mass`) after one action at this hitch level to `to`:
+/// a heroic success (chance `p_more`) turns c into c + 1, so c^2 into
+/// c^2 + 2c + 1.
+fn moments_into(to: &mut [f64], from: &[f64], mass: f64, p_more: f64, p_level: f64) {
+    let (first, second) = (from[0], from[1]);
+    to[0] += first * p_level + mass * p_more;
+    to[1] += second * p_level + (2.0 * first + mass) * p_more;
 }
 
 impl SceneCase {
@@ -392,19 +472,44 @@ impl SceneCase {
     /// it keeps in play pass the budget; the count vectors grow with the
     /// actions played, so memory follows the budget too.
     pub fn exact_hists(&self, budget: &mut Budget) -> Result<SceneHists<f64>, ExactError> {
+        self.exact_hists_pruned(Pruning::below(PRUNE_BELOW, PRUNE_FROM), budget)
+    }
+
+    /// [`SceneCase::exact_hists`] with another pruning (a test holds the
+    /// pruned chain to the unpruned one).
+    pub(crate) fn exact_hists_pruned(
+        &self,
+        pruning: Pruning,
+        budget: &mut Budget,
+    ) -> Result<SceneHists<f64>, ExactError> {
+        self.exact_hists_with(pruning, self.actions > HEROIC_COUNTS_UP_TO, budget)
+    }
+
+    /// The chain, heroic successes by `moments` or count by count.
+    fn exact_hists_with(
+        &self,
+        pruning: Pruning,
+        moments: bool,
+        budget: &mut Budget,
+    ) -> Result<SceneHists<f64>, ExactError> {
         let pools = DoomPools::new(self, budget)?;
         let levels: Vec<usize> = (0..HITCH_LEVELS)
             .filter(|&l| pools.hitch_levels[l] > 0.0)
             .collect();
+        let mut hists = SceneHists::new(self.actions);
+        if moments {
+            hists.heroic_moments = Some(HeroicMoments::default());
+        }
         let mut scene = Scene {
             pools,
             levels,
             start: dice_in(&key_of(&self.doom)),
-            hists: SceneHists::new(self.actions),
+            moments,
+            hists,
         };
         // A dropped pool keeps its top values: a likelier path may reach it
         // again.
-        let run = chain::run_rows(&mut scene, Pruning::below(PRUNE_BELOW, PRUNE_FROM), budget)?;
+        let run = chain::run_rows(&mut scene, pruning, budget)?;
         scene.hists.dropped = run.dropped;
         Ok(scene.hists)
     }
@@ -414,6 +519,7 @@ impl SceneCase {
 mod tests {
     use super::*;
     use crate::dice::Pool;
+    use crate::distribution::Spread;
 
     #[test]
     fn grown_doom_totals_match_the_cortex_engine() {
@@ -442,5 +548,91 @@ mod tests {
         }
         // Two summed dice: the empty state, 11 singles, 66 pairs.
         assert_eq!(TopTable::new(2).len(), 78);
+    }
+
+    fn long_scene(actions: u32) -> SceneCase {
+        SceneCase {
+            pool: Pool::parse_cortex("d10 2d8 d6").unwrap(),
+            doom: Pool::parse_cortex("2d6").unwrap(),
+            actions,
+            rules: crate::systems::cortex::Rules::default(),
+            end_at_2d12: false,
+            economy: None,
+        }
+    }
+
+    /// Every probability of the pruned chain within the mass it dropped of
+    /// the unpruned chain's, every mean within that mass times the most the
+    /// count can be (the dropped scenes could have had any count).
+    #[test]
+    fn a_pruned_scene_stays_within_its_dropped_mass_of_the_whole_chain() {
+        let case = long_scene(20);
+        let whole = case
+            .exact_hists_pruned(Pruning::NONE, &mut Budget::unlimited())
+            .unwrap();
+        assert_eq!(whole.dropped, 0.0);
+        // Pruned hard, so it drops something measurable.
+        let pruned = case
+            .exact_hists_pruned(Pruning::below(1e-9, 64), &mut Budget::unlimited())
+            .unwrap();
+        let dropped = pruned.dropped;
+        assert!(dropped > 1e-12 && dropped < 1e-6, "dropped {dropped:e}");
+        let (a, b) = (case.metrics(&whole), case.metrics(&pruned));
+        // Counts here are at most the actions played plus the starting pool.
+        let most = f64::from(case.actions + 2);
+        for (x, y) in a.iter().zip(&b) {
+            let (name, x, y) = (&x.name, x.value.unwrap(), y.value.unwrap());
+            if name.starts_with("p_") {
+                // A probability only loses the scenes dropped.
+                assert!(
+                    y <= x + 1e-12 && x - y <= dropped + 1e-12,
+                    "{name}: {x} against {y}"
+                );
+            } else {
+                // A mean over what is left moves by at most the dropped share
+                // of the largest count, either way.
+                let slack = 2.0 * dropped * most / (1.0 - dropped) + 1e-12;
+                assert!((x - y).abs() <= slack, "{name}: {x} against {y}");
+            }
+        }
+        // The pruned chain loses mass, never gains it.
+        let total: f64 = pruned.successes.iter().map(|(_, p)| p).sum();
+        assert!((total + dropped - 1.0).abs() < 1e-12);
+        assert!(pruned.final_doom.len() < whole.final_doom.len());
+    }
+
+    /// Heroic successes by moments give the mean and variance that the
+    /// count by count gives.
+    #[test]
+    fn heroic_moments_match_the_counts() {
+        let case = long_scene(16);
+        let run = |moments| {
+            let h = case
+                .exact_hists_with(Pruning::NONE, moments, &mut Budget::unlimited())
+                .unwrap();
+            case.metrics(&h)
+                .into_iter()
+                .find(|m| m.name == "mean_heroic_successes")
+                .unwrap()
+        };
+        let (counts, moments) = (run(false), run(true));
+        let (Spread::Mean { variance: v1, .. }, Spread::Mean { variance: v2, .. }) =
+            (counts.spread, moments.spread)
+        else {
+            panic!("means carry a variance");
+        };
+        assert!((counts.value.unwrap() - moments.value.unwrap()).abs() < 1e-9);
+        assert!((v1 - v2).abs() < 1e-9 && v1 > 0.1);
+    }
+
+    /// The long scenes of docs/cortex.md drop less than the docs promise
+    /// (and the stderr warning's level): 60 actions of `d10 2d8 d6`.
+    #[test]
+    fn a_60_action_scene_drops_less_than_the_promised_mass() {
+        let h = long_scene(60)
+            .exact_hists(&mut Budget::interactive())
+            .unwrap();
+        assert!(h.dropped > 0.0 && h.dropped < PROMISED_DROPPED_MASS);
+        assert!(h.heroic_moments.is_some());
     }
 }

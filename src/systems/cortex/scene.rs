@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 use serde_json::{json, Map, Value};
 
 use crate::dice::{Die, Pool};
-use crate::distribution::{hist_rows, DistRow, Evaluation, Hist, Metric};
+use crate::distribution::{hist_rows, DistRow, Evaluation, Hist, Metric, Spread};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{self, Interrupted, McSettings};
 use crate::options::{OptionError, Options};
@@ -134,6 +134,36 @@ pub struct SceneHists<W> {
     pub final_dice: Hist<W>,
     /// Exact only: the mass of the doom pools dropped as too unlikely.
     pub dropped: W,
+    /// Exact long scenes only: heroic successes by their moments (the
+    /// chance, and the sums of count and count squared weighted by it)
+    /// instead of `heroics`, whose mean and variance are all a metric
+    /// reads ([`HeroicMoments`]).
+    pub heroic_moments: Option<HeroicMoments>,
+}
+
+/// The heroic successes of the scenes tallied, by moments: `mass` =
+/// sum p, `first` = sum p c, `second` = sum p c^2 over scenes with c
+/// heroic successes. A long scene's exact chain carries these two sums
+/// per doom pool instead of a count per number of heroic successes
+/// (docs/cortex.md), halving its rows.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct HeroicMoments {
+    pub mass: f64,
+    pub first: f64,
+    pub second: f64,
+}
+
+impl HeroicMoments {
+    /// The mean and variance, `None` with no mass.
+    pub fn mean_variance(&self) -> Option<(f64, f64)> {
+        if self.mass <= 0.0 {
+            return None;
+        }
+        let mean = self.first / self.mass;
+        // E[c^2] - mean^2 can round below zero when there is no spread.
+        let variance = (self.second / self.mass - mean * mean).max(0.0);
+        Some((mean, variance))
+    }
 }
 
 impl<W: Copy + Default + std::ops::AddAssign> SceneHists<W> {
@@ -164,6 +194,14 @@ impl<W: Copy + Default + std::ops::AddAssign> SceneHists<W> {
             *self.final_doom.entry(*key).or_default() += w;
         }
         self.final_dice.merge(&other.final_dice);
+        if let Some(theirs) = other.heroic_moments {
+            let ours = self
+                .heroic_moments
+                .get_or_insert_with(HeroicMoments::default);
+            ours.mass += theirs.mass;
+            ours.first += theirs.first;
+            ours.second += theirs.second;
+        }
     }
 }
 
@@ -187,6 +225,7 @@ impl SceneHists<u64> {
                 .collect(),
             final_dice: self.final_dice.to_probabilities(trials),
             dropped: 0.0,
+            heroic_moments: None,
         }
     }
 }
@@ -219,7 +258,20 @@ impl SceneCase {
             .collect();
         metrics.extend([
             Metric::mean_of(m::MEAN_SUCCESSES.name, &h.successes, 1.0),
-            Metric::mean_of(m::MEAN_HEROIC_SUCCESSES.name, &h.heroics, 1.0),
+            match h.heroic_moments {
+                Some(moments) => {
+                    let (value, variance) = moments.mean_variance().unzip();
+                    Metric {
+                        name: m::MEAN_HEROIC_SUCCESSES.name.into(),
+                        value,
+                        spread: Spread::Mean {
+                            variance: variance.unwrap_or(0.0),
+                            base: 1.0,
+                        },
+                    }
+                }
+                None => Metric::mean_of(m::MEAN_HEROIC_SUCCESSES.name, &h.heroics, 1.0),
+            },
             Metric::mean_of(m::MEAN_PLOT_POINTS.name, &h.plot_points, 1.0),
             Metric::probability(m::P_ENDED_EARLY.name, h.ended),
             // Over the scenes that ran to the end only (docs/cortex.md).

@@ -2,7 +2,8 @@
 //! forms from their key descriptors (`GET /api/systems`), an evaluation
 //! (`GET /api/evaluate?QUERY`, or the same pairs POSTed as a form) and the
 //! downloads (`GET /api/download/KIND?QUERY`). An evaluation goes through
-//! the quick commands' own path ([`crate::commands::quick`]): the query is
+//! the quick commands' own path ([`crate::commands::quick`]), or the
+//! balance command's ([`crate::commands::balance`]): the query is
 //! parsed as their flags, the cases are built and evaluated as the command
 //! line does, and the answer carries the report as `--format json` prints
 //! it, its table as the Markdown output's cells, its distributions in each

@@ -5,7 +5,11 @@
 //! allows in words, and its choices or range where the kind has them; then
 //! the settings every evaluating command takes (`--method`, `--trials`,
 //! `--seed`) and the quick commands' table layout (`--rows`, `--cols`,
-//! `--metric`, `--paired`, `--names`, docs/reports.md). A new key is a field of the page without a line here.
+//! `--metric`, `--paired`, `--names`, docs/reports.md), each form naming
+//! those it takes. The balance's form is `oddsmith balance`'s own flags
+//! (their `--help` lines), the Cortex roll rules' descriptors, and, once a
+//! system is chosen, that system's form. A new key is a field of the page
+//! without a line here.
 
 use clap::CommandFactory;
 use serde_json::{json, Value as Json};

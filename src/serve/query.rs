@@ -6,7 +6,8 @@
 //! so a misspelt flag or a bad value gets the command line's message, with
 //! its "did you mean", and nothing here knows a system's keys. The same
 //! pairs give the equivalent `oddsmith ...` line and the link that reopens
-//! the page.
+//! the page. `cmd=balance` is `oddsmith balance`, its hero pools given as
+//! one comma list (`pools`), each pool a positional argument.
 
 use crate::cli::{quick_command, BalanceArgs, Cli, Command, CommonArgs, QuickArgs};
 use crate::options::did_you_mean;

@@ -3,11 +3,12 @@
 //!
 //! A roll's draws (the 2d6 face, then each holder's chance gain and GM
 //! reduction, docs/advantage.md steps 6 and 7) never depend on the
-//! counters, so a block plays [`LANES`] encounters side by side: every draw
-//! of the batch first, in the order one encounter after another would draw
-//! them (the same stream), then each roll of every lane is one look-up in a
-//! transition table over (state, face, chance draws). The lanes' look-ups
-//! are independent, so they overlap instead of each waiting on the last.
+//! counters, so every (state, face, chance draws) and what follows is one
+//! entry of a transition table: a roll is its draws, then one look-up that
+//! gives where the next roll reads and what this one adds to the counts,
+//! with no branch on the dice. The draws are those of one encounter after
+//! another (the same stream as the face-table trial), and one encounter's
+//! look-ups overlap the next one's draws.
 
 use rand::distr::Bernoulli;
 use rand::RngExt;
@@ -73,26 +74,50 @@ struct AdvantageSampler<'a> {
     tables: Vec<(FaceTable, std::ops::Range<usize>)>,
     gain: Option<Bernoulli>,
     reduce: Option<Bernoulli>,
-    /// The batched look-up tables, unless they would be too large.
+    /// The transition table, unless it would be too large.
     transitions: Option<Transitions>,
 }
 
-/// Encounters played side by side in a batch.
-const LANES: usize = 16;
-
-/// Most entries of all transition tables together (4 bytes each): past it,
-/// encounters are played one by one through the face tables.
+/// Most entries of the transition table (4 bytes each): past it,
+/// encounters are played through the face tables.
 const MAX_TRANSITIONS: usize = 1 << 20;
 
-/// Per kind of roll, every (state, face, chance draws) and what follows:
-/// the next state and the roll's flags, packed `state << 8 | flags`. A
-/// roll's key is `face << bits | draws`, one bit per chance drawn (each
-/// holder's gain, then its reduction); its entry is at
-/// `state * stride + key`.
+/// Most bits of an encounter's counts taken together (all but the strong
+/// tier's, which is the rolls less the other two) for a block to count
+/// whole encounters in one flat array of `2^bits` cells (256 KB at most);
+/// past it, each count goes into its histogram as the encounter ends.
+const JOINT_BITS: u32 = 16;
+
+/// Every roll kind's (state, face, chance draws) and what follows, in one
+/// table: the next state's row and the roll's flags, packed `row << 8 |
+/// flags`. A state's row starts at `state * stride` (the same stride for
+/// every kind: 36 faces times the most chance draws of any kind), so an
+/// entry already holds where the next roll reads; a roll's key is `face
+/// << bits | draws`, one bit per chance drawn (each holder's gain, then its
+/// reduction), and its entry is at `offset + row + key`.
 struct Transitions {
-    tables: Vec<Vec<u32>>,
-    /// Per kind, the chance bits of its rolls but the last.
-    bits: Vec<u32>,
+    table: Vec<u32>,
+    /// Per roll of an encounter, where and how it reads the table.
+    plans: Vec<RollPlan>,
+    /// Per flags (5 bits), what the roll adds to the per-encounter counts,
+    /// `width` bits per count, in the order of [`FIELDS`].
+    increments: [u64; 32],
+    /// Bits of each count: enough for the rolls times the most a roll adds.
+    width: u32,
+    /// Whether a block counts whole encounters in one flat array (the
+    /// strong tier left out of the increments), see [`JOINT_BITS`].
+    joint: bool,
+}
+
+/// One roll's place in [`Transitions`].
+#[derive(Debug, Clone, Copy)]
+struct RollPlan {
+    /// Where its kind's rows start.
+    offset: u32,
+    /// The chance bits of its kind (the face's shift).
+    bits: u32,
+    /// The holders whose chances are drawn after it: none after the last.
+    holders: u32,
 }
 
 impl Transitions {
@@ -103,100 +128,136 @@ impl Transitions {
             .iter()
             .map(|(_, holders)| 2 * holders.len() as u32)
             .collect();
-        let entries: usize = bits.iter().map(|&b| states * (36 << b)).sum();
-        if entries > MAX_TRANSITIONS || states >= 1 << 24 {
+        let stride = 36usize << bits.iter().copied().max().unwrap_or(0);
+        let entries = sampler.tables.len() * states * stride;
+        if entries > MAX_TRANSITIONS || states * stride >= 1 << 24 {
             return None;
         }
         let case = sampler.case;
-        let tables = sampler
-            .tables
-            .iter()
-            .zip(&bits)
-            .map(|((faces, holders), &bits)| {
-                let mut table = Vec::with_capacity(states * (36 << bits));
-                for row in faces {
-                    for &(counters, flags) in row {
-                        for draws in 0..1u32 << bits {
-                            let mut after = counters;
-                            for (i, holder) in holders.clone().enumerate() {
-                                let gained = (draws >> (2 * i)) & 1 == 1;
-                                let reduced = (draws >> (2 * i + 1)) & 1 == 1;
-                                after[holder] = case.after_chances(after[holder], gained, reduced);
-                            }
-                            let next = sampler.space.index(after) as u32;
-                            table.push((next << 8) | u32::from(flags));
+        let mut table = vec![0u32; entries];
+        for (kind, ((faces, holders), &bits)) in sampler.tables.iter().zip(&bits).enumerate() {
+            let rows = &mut table[kind * states * stride..(kind + 1) * states * stride];
+            for (row, faces) in rows.chunks_exact_mut(stride).zip(faces) {
+                for (face, &(counters, flags)) in faces.iter().enumerate() {
+                    // Flags past 5 bits, or a tier past strong, would not
+                    // fit the increments.
+                    if flags >= 32 || flag_tier(flags) > 2 {
+                        return None;
+                    }
+                    for draws in 0..1u32 << bits {
+                        let mut after = counters;
+                        for (i, holder) in holders.clone().enumerate() {
+                            let gained = (draws >> (2 * i)) & 1 == 1;
+                            let reduced = (draws >> (2 * i + 1)) & 1 == 1;
+                            after[holder] = case.after_chances(after[holder], gained, reduced);
                         }
+                        let next = sampler.space.index(after) * stride;
+                        row[(face << bits) | draws as usize] =
+                            ((next as u32) << 8) | u32::from(flags);
                     }
                 }
-                table
+            }
+        }
+        let n = case.rolls as usize;
+        let plans = sampler
+            .table_of
+            .iter()
+            .enumerate()
+            .map(|(roll, &kind)| RollPlan {
+                offset: (kind * states * stride) as u32,
+                bits: bits[kind],
+                holders: if roll + 1 < n {
+                    sampler.tables[kind].1.len() as u32
+                } else {
+                    0
+                },
             })
             .collect();
-        Some(Transitions { tables, bits })
+        // The most a count can reach: the rolls times the most any roll
+        // adds to any count.
+        let most_step = table
+            .iter()
+            .flat_map(|&entry| (0..COUNTS).map(move |k| count_step(entry as u8, k)))
+            .max()
+            .unwrap_or(1);
+        let top = n as u64 * most_step.max(1) as u64;
+        let width = u64::BITS - top.leading_zeros();
+        let joint = 4 * width <= JOINT_BITS;
+        let fields = if joint { COUNTS - 1 } else { COUNTS };
+        let increments = std::array::from_fn(|flags| {
+            FIELDS[..fields]
+                .iter()
+                .enumerate()
+                .map(|(j, &k)| (count_step(flags as u8, k) as u64) << (j as u32 * width))
+                .sum()
+        });
+        Some(Transitions {
+            table,
+            plans,
+            increments,
+            width,
+            joint,
+        })
     }
 }
 
 impl AdvantageSampler<'_> {
-    /// One encounter's draws into `keys[roll]` (see [`Transitions`]), in
-    /// the order [`Sampler::trial`] draws them.
-    #[inline(always)]
-    fn draw(&self, rng: &mut DiceRng, bits: &[u32], keys: &mut [[u16; LANES]], lane: usize) {
-        let n = keys.len();
-        for (roll, keys) in keys.iter_mut().enumerate() {
-            let kind = self.table_of[roll];
-            let face = rng.random_range(0..36usize) as u32;
-            let mut draws = 0u32;
-            if roll + 1 < n {
-                for i in 0..self.tables[kind].1.len() as u32 {
+    /// A block's encounters through the transition table, each roll's
+    /// draws read as soon as drawn: one look-up a roll, the counts summed
+    /// in one word. Nothing waits on a branch that the dice decide, and
+    /// one encounter's look-ups overlap the next one's draws.
+    fn encounters(&self, rng: &mut DiceRng, trials: u64, tally: &mut AdvantageHists<u64>) {
+        let t = self.transitions.as_ref().expect("only with a table");
+        let (width, mask) = (t.width, (1u64 << t.width) - 1);
+        let mut joint = vec![0u32; if t.joint { 1 << (4 * width) } else { 0 }];
+        for _ in 0..trials {
+            let mut row = 0usize;
+            let mut counts = 0u64;
+            for (plan, tiers) in t.plans.iter().zip(tally.tier_by_roll.iter_mut()) {
+                let face = rng.random_range(0..36usize) as u32;
+                let mut draws = 0u32;
+                for i in 0..plan.holders {
                     let gained = self.gain.is_some_and(|b| rng.sample(b));
                     let reduced = self.reduce.is_some_and(|b| rng.sample(b));
                     draws |= (u32::from(gained) << (2 * i)) | (u32::from(reduced) << (2 * i + 1));
                 }
+                let key = (face << plan.bits) | draws;
+                let entry = t.table[plan.offset as usize + row + key as usize];
+                row = (entry >> 8) as usize;
+                let flags = entry as u8;
+                tiers[flag_tier(flags)] += 1;
+                counts += t.increments[usize::from(flags & 31)];
             }
-            keys[lane] = ((face << bits[kind]) | draws) as u16;
-        }
-    }
-
-    /// A block's encounters in batches of [`LANES`], the rest one by one.
-    fn batches(&self, rng: &mut DiceRng, trials: u64, tally: &mut AdvantageHists<u64>) {
-        let transitions = self.transitions.as_ref().expect("batched only with tables");
-        let n = self.case.rolls as usize;
-        let mut keys = vec![[0u16; LANES]; n];
-        for _ in 0..trials / LANES as u64 {
-            for lane in 0..LANES {
-                self.draw(rng, &transitions.bits, &mut keys, lane);
-            }
-            let mut state = [0u32; LANES];
-            let mut counts = [[0u16; LANES]; COUNTS];
-            for (roll, tiers) in tally.tier_by_roll.iter_mut().enumerate() {
-                let kind = self.table_of[roll];
-                let table = &transitions.tables[kind];
-                let stride = 36u32 << transitions.bits[kind];
-                let mut flags = [0u8; LANES];
-                for ((state, flags), &key) in state.iter_mut().zip(&mut flags).zip(&keys[roll]) {
-                    let entry = table[(*state * stride + u32::from(key)) as usize];
-                    *state = entry >> 8;
-                    *flags = entry as u8;
-                }
-                for (tier, count) in tiers.iter_mut().enumerate() {
-                    *count += flags.iter().filter(|&&f| flag_tier(f) == tier).count() as u64;
-                }
-                for (k, counts) in counts.iter_mut().enumerate() {
-                    for (count, &f) in counts.iter_mut().zip(&flags) {
-                        *count += count_step(f, k) as u16;
-                    }
-                }
-            }
-            for (hist, counts) in tally.per_encounter.iter_mut().zip(&counts) {
-                for &count in counts {
-                    hist.add(i64::from(count), 1);
+            if t.joint {
+                joint[counts as usize] += 1;
+            } else {
+                for (j, &k) in FIELDS.iter().enumerate() {
+                    let count = (counts >> (j as u32 * width)) & mask;
+                    tally.per_encounter[k].add(count as i64, 1);
                 }
             }
         }
-        for _ in 0..trials % LANES as u64 {
-            self.trial(rng, tally);
+        // Each cell is one set of counts; the strong tier's is the rolls
+        // less the miss and weak ones.
+        let rolls = i64::from(self.case.rolls);
+        for (cell, &weight) in joint.iter().enumerate() {
+            if weight == 0 {
+                continue;
+            }
+            let field = |j: u32| ((cell as u64 >> (j * width)) & mask) as i64;
+            let (miss, weak) = (field(0), field(1));
+            for (j, &k) in FIELDS[..COUNTS - 1].iter().enumerate() {
+                tally.per_encounter[k].add(field(j as u32), u64::from(weight));
+            }
+            tally.per_encounter[FIELDS[COUNTS - 1]].add(rolls - miss - weak, u64::from(weight));
         }
     }
 }
+
+/// The per-encounter counts (see `COUNTS`) in the order the increments
+/// pack them: the miss and weak tiers, the uses, the misses turned strong,
+/// and last the strong tier, which a joint count leaves out.
+const FIELDS: [usize; COUNTS] = [0, 1, 3, 4, 2];
 
 /// Per state, per face of 2d6: the counters after step 5 and the flags.
 type FaceTable = Vec<[(Counters, u8); 36]>;
@@ -242,7 +303,7 @@ impl Sampler for AdvantageSampler<'_> {
 
     fn block(&self, rng: &mut DiceRng, trials: u64, tally: &mut Self::Tally) {
         if self.transitions.is_some() {
-            self.batches(rng, trials, tally);
+            self.encounters(rng, trials, tally);
         } else {
             for _ in 0..trials {
                 self.trial(rng, tally);
@@ -268,11 +329,11 @@ mod tests {
     use crate::engine::rng::block_rng;
     use crate::systems::advantage::Policy;
 
-    /// The batches count what one encounter after another from the same
-    /// stream counts: batching and the transition tables change nothing,
-    /// the stream included (a partial last batch too).
+    /// The transition table counts what the face-table trial counts, one
+    /// encounter after another from the same stream: the table changes
+    /// nothing, the stream included.
     #[test]
-    fn batches_count_what_one_encounter_at_a_time_counts() {
+    fn the_table_counts_what_the_face_table_trial_counts() {
         let base = AdvantageCase {
             die: 8,
             rolls: 7,
@@ -294,27 +355,43 @@ mod tests {
                 ..base.clone()
             },
             AdvantageCase {
+                party: 2,
+                policy: Policy::ThresholdOrLast(5),
+                gm_reduce_chance: 0.0,
+                ..base.clone()
+            },
+            AdvantageCase {
                 gain_chance: 0.0,
                 rolls: 1,
                 ..base.clone()
             },
         ];
-        let trials = 5 * LANES as u64 + 3;
+        let trials = 2_000;
+        // Counts too wide for one flat array go to the histograms.
+        let cases = [
+            cases.as_slice(),
+            &[AdvantageCase {
+                rolls: 20,
+                ..base.clone()
+            }],
+        ]
+        .concat();
         for case in &cases {
             let sampler = case.sampler();
-            assert!(sampler.transitions.is_some());
-            let mut batched = sampler.new_tally();
-            let mut batched_rng = block_rng(9, 2);
-            sampler.block(&mut batched_rng, trials, &mut batched);
+            let transitions = sampler.transitions.as_ref().unwrap();
+            assert_eq!(transitions.joint, case.rolls < 16, "{case:?}");
+            let mut tabled = sampler.new_tally();
+            let mut tabled_rng = block_rng(9, 2);
+            sampler.block(&mut tabled_rng, trials, &mut tabled);
             let mut expected = sampler.new_tally();
             let mut rng = block_rng(9, 2);
             for _ in 0..trials {
                 sampler.trial(&mut rng, &mut expected);
             }
-            assert_eq!(batched, expected, "{case:?}");
+            assert_eq!(tabled, expected, "{case:?}");
             // Both left the stream at the same place.
             assert_eq!(
-                rand::Rng::next_u64(&mut batched_rng),
+                rand::Rng::next_u64(&mut tabled_rng),
                 rand::Rng::next_u64(&mut rng)
             );
         }

@@ -68,8 +68,9 @@ pub struct SceneCase {
     pub rules: Rules,
     pub end_at_2d12: bool,
     /// The plot points and doom dice spent (docs/cortex.md, "The scene's
-    /// economy"); `None` when the case gives none of its keys, so it
-    /// reports what a scene did before them.
+    /// economy"). A case read from options always has one (every key at
+    /// its default when none is given); `None`, for tests and benchmarks,
+    /// is the plain scene without the economy's metrics.
     pub economy: Option<Economy>,
 }
 
@@ -85,7 +86,7 @@ impl SceneCase {
         let actions = options.int_of(&ACTIONS)? as u32;
         let rules = Rules::from_options(&mut options)?;
         let end_at_2d12 = options.bool_of(&END_AT_2D12)?;
-        let economy = Economy::from_options(&mut options, &pool)?;
+        let economy = Some(Economy::from_options(&mut options, &pool)?);
         options.finish()?;
         Ok(SceneCase {
             pool,

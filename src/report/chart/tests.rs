@@ -804,7 +804,10 @@ fn economy_bars_per_way_of_spending_only_where_someone_spends() {
         };
         let x = bars.categories.iter().position(|c| c == doom).unwrap();
         let bar = bars.series[series].values[x].unwrap();
-        let successes = r.metrics[fixture::metric_index(r, "mean_successes")]
+        let successes = r
+            .metrics
+            .get(fixture::metric_index(r, "mean_successes"))
+            .unwrap()
             .value()
             .unwrap();
         assert!((bar.value - successes).abs() < 1e-12, "{pool} vs {doom}");

@@ -17,15 +17,13 @@ use serde_json::{json, Map, Value};
 use crate::dice::{Die, Pool};
 use crate::distribution::{hist_rows, DistRow, Evaluation, Hist, Metric, Spread};
 use crate::engine::exact::{Budget, ExactError};
-use crate::engine::monte_carlo::{self, Interrupted, McSettings};
+use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{OptionError, Options};
 
 use super::economy::Economy;
 use super::keys::{ACTIONS, DOOM, ECONOMY_KEYS, END_AT_2D12, SCENE_POOL};
 use super::rules::Rules;
-use super::sample::dice_table;
 use super::scene_metrics as m;
-use super::scene_sample::SceneSampler;
 use crate::systems::SystemCase;
 
 pub use super::keys::MAX_ACTIONS;
@@ -231,23 +229,6 @@ impl SceneHists<u64> {
 }
 
 impl SceneCase {
-    /// Monte Carlo tallies as probabilities.
-    pub fn monte_carlo_hists(
-        &self,
-        settings: &McSettings<'_>,
-    ) -> Result<SceneHists<f64>, Interrupted> {
-        Ok(monte_carlo::run(&self.sampler(), settings)?.to_probabilities(settings.trials))
-    }
-
-    /// The Monte Carlo trial of this scene ([`super::scene_sample`]).
-    pub(super) fn sampler(&self) -> SceneSampler<'_> {
-        SceneSampler {
-            case: self,
-            action: dice_table(&self.pool),
-            start: key_of(&self.doom),
-        }
-    }
-
     /// Every docs/cortex.md metric from the tallies; one function for both methods.
     pub fn metrics(&self, h: &SceneHists<f64>) -> Vec<Metric> {
         let mut metrics: Vec<Metric> = h

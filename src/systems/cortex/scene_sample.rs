@@ -5,11 +5,12 @@
 //! third of its speed, as in the plain roll's sampler); and the benches'
 //! generator floor, the very dice a block's scenes throw.
 
-use crate::engine::monte_carlo::Sampler;
+use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
 use crate::engine::rng::{block_rng, DiceRng, DieRoller};
 
 use super::rules::{held_total, Rank};
-use super::scene::{dice_in, doom_die_step, DoomKey, SceneCase, SceneHists};
+use super::sample::dice_table;
+use super::scene::{dice_in, doom_die_step, key_of, DoomKey, SceneCase, SceneHists};
 use super::score::{push_die, score_stream, PoolRoll};
 
 /// Sides of the doom dice by step, d4 .. d12.
@@ -45,11 +46,11 @@ fn doom_total<const KEEP: usize>(doom: &DoomKey, die: &mut impl FnMut(u32) -> u3
 }
 
 /// The Monte Carlo trial: one whole scene.
-pub(super) struct SceneSampler<'a> {
-    pub(super) case: &'a SceneCase,
+struct SceneSampler<'a> {
+    case: &'a SceneCase,
     /// The player's dice as (step, sides), largest first.
-    pub(super) action: Vec<(u8, u8)>,
-    pub(super) start: DoomKey,
+    action: Vec<(u8, u8)>,
+    start: DoomKey,
 }
 
 impl SceneSampler<'_> {
@@ -122,6 +123,23 @@ impl Sampler for SceneSampler<'_> {
 }
 
 impl SceneCase {
+    /// Monte Carlo tallies as probabilities.
+    pub fn monte_carlo_hists(
+        &self,
+        settings: &McSettings<'_>,
+    ) -> Result<SceneHists<f64>, Interrupted> {
+        Ok(monte_carlo::run(&self.sampler(), settings)?.to_probabilities(settings.trials))
+    }
+
+    /// The Monte Carlo trial of this scene.
+    fn sampler(&self) -> SceneSampler<'_> {
+        SceneSampler {
+            case: self,
+            action: dice_table(&self.pool),
+            start: key_of(&self.doom),
+        }
+    }
+
     /// The dice each of `trials` scenes of one Monte Carlo block (block 0
     /// of `seed`) throws, for the benches' generator floor: every die's
     /// sides in throwing order, and how many dice each scene throws (a

@@ -199,9 +199,21 @@ pub fn evaluate_balance(
     settings: &Settings,
     cancel: &AtomicBool,
 ) -> anyhow::Result<BalanceResult> {
+    evaluate_balance_by(question, settings, cancel, &mut |_| {})
+}
+
+/// [`evaluate_balance`], telling `used` how each rung's results were
+/// computed (`oddsmith serve` shows the method; the outputs do not).
+pub fn evaluate_balance_by(
+    question: &BalanceQuestion,
+    settings: &Settings,
+    cancel: &AtomicBool,
+    used: &mut dyn FnMut(&CaseResult),
+) -> anyhow::Result<BalanceResult> {
     let mut values = Vec::with_capacity(question.rungs.len());
     for rung in &question.rungs {
         let results = evaluate_case(&rung.case, settings, cancel)?;
+        results.iter().for_each(&mut *used);
         let value = results
             .first()
             .and_then(|result| result.value(&question.metric));

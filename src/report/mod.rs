@@ -168,8 +168,8 @@ pub struct Report {
 }
 
 /// What people's outputs show besides the case tables (docs/reports.md,
-/// "Pivot tables" and "Distribution views"); JSON is the same whatever
-/// this holds.
+/// "Pivot tables" and "Distribution views"). JSON's `results` are the
+/// same whatever this holds; the grids asked for follow as `grids`.
 #[derive(Debug, Clone, Default)]
 pub struct Presentation {
     /// Words or code names in people's tables (`--names`).
@@ -337,8 +337,13 @@ pub fn cases_document(report: &Report) -> document::Document {
 
 /// The cases' table as an HTML fragment, as `oddsmith serve`'s page shows
 /// it: the pivot grid when `--rows`/`--cols` ask for one, else the
-/// Markdown output's case table; the same cells either way.
+/// Markdown output's case table (a balance's tables for `oddsmith
+/// balance`); the same cells either way.
 pub fn cases_html(report: &Report) -> anyhow::Result<String> {
+    if report.kind == ReportKind::BalanceOnly {
+        // `oddsmith balance`: its balances, as `--format markdown` prints them.
+        return Ok(html::fragment(&page::balances(&report.balances)));
+    }
     let names = report.presentation.names;
     if let Some(spec) = &report.presentation.pivot {
         let grids = pivot::grids(&report.results, spec, names)?;

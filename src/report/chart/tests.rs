@@ -804,8 +804,9 @@ fn economy_bars_per_way_of_spending_only_where_someone_spends() {
         };
         let x = bars.categories.iter().position(|c| c == doom).unwrap();
         let bar = bars.series[series].values[x].unwrap();
-        let successes = r.metrics[fixture::metric_index(r, "mean_successes")]
-            .value()
+        let successes = r
+            .metrics
+            .value_at(fixture::metric_index(r, "mean_successes"))
             .unwrap();
         assert!((bar.value - successes).abs() < 1e-12, "{pool} vs {doom}");
     }

@@ -58,9 +58,17 @@ pub fn sweep_cases(
             message: format!("this sweep expands to {count} cases; at most {MAX_CASES} are allowed: sweep fewer values"),
         });
     }
-    let mut cases = Vec::with_capacity(count);
-    // Each resolved case's first name and its swept values as written.
-    let mut canonical: std::collections::HashMap<String, (String, Entries)> = Default::default();
+    let mut cases: Vec<Case> = Vec::with_capacity(count);
+    // The first case with each resolved inputs, found by a hash of their
+    // JSON text; the earlier case's text, name and swept values are made
+    // again when the hash matches (holding them took a kilobyte a case).
+    let mut first_with = FirstWith::default();
+    let swept_values_of = |index: usize| -> Entries {
+        combination(rest, index)
+            .into_iter()
+            .filter(|(k, _)| swept.contains(k))
+            .collect()
+    };
     for index in 0..count {
         let chosen = combination(rest, index);
         let label_parts: Vec<String> = chosen
@@ -104,29 +112,76 @@ pub fn sweep_cases(
         // answer is that it does not matter.
         let resolved = spec.inputs();
         let inputs = serde_json::Value::Object(resolved.clone()).to_string();
-        let written_twice = |(first, values): &(String, Entries)| {
-            *first != name
+        let written_twice = |first: &Case, values: Entries| {
+            first.name != name
                 && values.iter().zip(&swept_values).all(|((key, a), (_, b))| {
                     a.value == b.value || resolved.contains_key(key.as_str())
                 })
         };
         // (A value listed twice as written is a duplicate name, said by the caller.)
-        if let Some((first, _)) = canonical.get(&inputs).filter(|f| written_twice(f)) {
-            return Err(OptionError {
-                at: None,
-                message: format!(
-                    "the sweep's case \"{}\" is the same case as \"{}\" (one value written two ways): list each value once",
-                    echo(&name),
-                    echo(first)
-                ),
-            });
+        if let Some(first) = first_with.find(&inputs, &cases) {
+            if written_twice(&cases[first], swept_values_of(first)) {
+                return Err(OptionError {
+                    at: None,
+                    message: format!(
+                        "the sweep's case \"{}\" is the same case as \"{}\" (one value written two ways): list each value once",
+                        echo(&name),
+                        echo(&cases[first].name)
+                    ),
+                });
+            }
         }
-        canonical
-            .entry(inputs)
-            .or_insert_with(|| (name.clone(), swept_values));
+        first_with.add(inputs, index, &cases);
         cases.push(Case { name, spec });
     }
     Ok(cases)
+}
+
+/// The first case of a sweep with each resolved inputs, by their JSON
+/// text: a hash of the text to the case's index, and the rare text whose
+/// hash an earlier, different text already has, in full.
+#[derive(Default)]
+struct FirstWith {
+    by_hash: std::collections::HashMap<u64, usize>,
+    collided: std::collections::HashMap<String, usize>,
+}
+
+fn inputs_text(case: &Case) -> String {
+    serde_json::Value::Object(case.spec.inputs()).to_string()
+}
+
+fn text_hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+impl FirstWith {
+    /// The index in `cases` of the first case whose inputs are `text`.
+    fn find(&self, text: &str, cases: &[Case]) -> Option<usize> {
+        let first = *self.by_hash.get(&text_hash(text))?;
+        if inputs_text(&cases[first]) == text {
+            Some(first)
+        } else {
+            self.collided.get(text).copied()
+        }
+    }
+
+    /// Notes case `index` (about to be pushed onto `cases`) unless an
+    /// earlier case has the same inputs.
+    fn add(&mut self, text: String, index: usize, cases: &[Case]) {
+        match self.by_hash.entry(text_hash(&text)) {
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(index);
+            }
+            std::collections::hash_map::Entry::Occupied(slot) => {
+                if inputs_text(&cases[*slot.get()]) != text {
+                    self.collided.entry(text).or_insert(index);
+                }
+            }
+        }
+    }
 }
 
 /// An unnamed case (a quick command's, an unnamed `[[case]]`) named from

@@ -35,26 +35,75 @@ fn load(stored: f64) -> Option<f64> {
 }
 
 /// Which kind of spread a metric has; its numbers are in the value column.
+/// A spread over every trial (base 1, most metrics) keeps no base there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
-    Proportion,
-    Mean,
+    Proportion { whole: bool },
+    Mean { whole: bool },
+}
+
+fn is_whole(base: f64) -> bool {
+    base.to_bits() == 1.0f64.to_bits()
 }
 
 impl Kind {
     fn of(spread: Spread) -> Kind {
         match spread {
-            Spread::Proportion { .. } => Kind::Proportion,
-            Spread::Mean { .. } => Kind::Mean,
+            Spread::Proportion { base } => Kind::Proportion {
+                whole: is_whole(base),
+            },
+            Spread::Mean { base, .. } => Kind::Mean {
+                whole: is_whole(base),
+            },
         }
     }
 
     /// The column entries a metric of this kind takes: its value, then its
-    /// spread's numbers.
+    /// spread's numbers (the variance, the base unless whole).
     fn width(self) -> usize {
         match self {
-            Kind::Proportion => 2,
-            Kind::Mean => 3,
+            Kind::Proportion { whole } => 1 + usize::from(!whole),
+            Kind::Mean { whole } => 2 + usize::from(!whole),
+        }
+    }
+
+    /// The kind as one letter of a schema's key.
+    fn letter(self) -> char {
+        match self {
+            Kind::Proportion { whole: true } => 'p',
+            Kind::Proportion { whole: false } => 'P',
+            Kind::Mean { whole: true } => 'm',
+            Kind::Mean { whole: false } => 'M',
+        }
+    }
+
+    /// The spread back from the entries after the value.
+    fn spread(self, entries: &[f64]) -> Spread {
+        match self {
+            Kind::Proportion { whole: true } => Spread::Proportion { base: 1.0 },
+            Kind::Proportion { whole: false } => Spread::Proportion { base: entries[0] },
+            Kind::Mean { whole: true } => Spread::Mean {
+                variance: entries[0],
+                base: 1.0,
+            },
+            Kind::Mean { whole: false } => Spread::Mean {
+                variance: entries[0],
+                base: entries[1],
+            },
+        }
+    }
+
+    /// The spread's entries, as [`Kind::spread`] reads them.
+    fn push(self, spread: Spread, column: &mut Vec<f64>) {
+        match (self, spread) {
+            (Kind::Proportion { whole: false }, Spread::Proportion { base }) => column.push(base),
+            (Kind::Mean { whole }, Spread::Mean { variance, base }) => {
+                column.push(variance);
+                if !whole {
+                    column.push(base);
+                }
+            }
+            _ => {}
         }
     }
 }
@@ -112,12 +161,9 @@ impl Metrics {
             kinds: records.iter().map(|r| Kind::of(r.metric.spread)).collect(),
         };
         let mut column = Vec::with_capacity(schema.width() + records.len());
-        for r in &records {
+        for (r, kind) in records.iter().zip(&schema.kinds) {
             column.push(store(r.metric.value));
-            match r.metric.spread {
-                Spread::Proportion { base } => column.push(base),
-                Spread::Mean { variance, base } => column.extend([variance, base]),
-            }
+            kind.push(r.metric.spread, &mut column);
         }
         if compared {
             column.extend(records.iter().map(|r| store(r.z_vs_exact)));
@@ -162,13 +208,7 @@ impl Metrics {
 
     fn record(&self, index: usize, start: usize) -> MetricResult {
         let c = &self.column[start..];
-        let spread = match self.schema.kinds[index] {
-            Kind::Proportion => Spread::Proportion { base: c[1] },
-            Kind::Mean => Spread::Mean {
-                variance: c[1],
-                base: c[2],
-            },
-        };
+        let spread = self.schema.kinds[index].spread(&c[1..]);
         let metric = Metric {
             name: self.schema.names[index].to_string(),
             value: load(c[0]),
@@ -225,11 +265,14 @@ impl Inputs {
         Inputs(map.into_iter().map(shared_pair).collect())
     }
 
-    pub fn get(&self, key: &str) -> Option<&Value> {
+    /// The value under `key` (a `&str`, `&String` or `&&str`, as a
+    /// map's `get` takes).
+    pub fn get(&self, key: impl AsRef<str>) -> Option<&Value> {
+        let key = key.as_ref();
         self.0.iter().find(|p| p.0 == key).map(|p| &p.1)
     }
 
-    pub fn contains_key(&self, key: &str) -> bool {
+    pub fn contains_key(&self, key: impl AsRef<str>) -> bool {
         self.get(key).is_some()
     }
 
@@ -347,7 +390,7 @@ fn shared_schema(schema: Schema) -> Arc<Schema> {
     let mut key = String::new();
     for (name, kind) in schema.names.iter().zip(&schema.kinds) {
         key.push_str(name);
-        key.push(if *kind == Kind::Mean { '~' } else { '=' });
+        key.push(kind.letter());
         key.push('\n');
     }
     with_table(&SCHEMAS, |t| t.share(key, || schema))
@@ -374,22 +417,29 @@ mod tests {
         hist.add(4, 0.7);
         let undefined = Metric::mean_of("mean_effect", &Default::default(), 0.0);
         let odd = Metric::probability("p_odd", 0.1 + 0.2);
+        let conditional = Metric {
+            name: "p_heroic_given_success".into(),
+            value: Some(0.4),
+            spread: Spread::Proportion { base: 0.3 },
+        };
         for trials in [None, Some(1_000)] {
             for z in [None, Some(-1.25)] {
                 let records = vec![
                     record(Metric::probability("p_success", 1.0 / 3.0), trials, z),
                     record(Metric::mean_of("mean_total", &hist, 0.625), trials, None),
+                    record(Metric::mean_of("mean_all", &hist, 1.0), trials, z),
+                    record(conditional.clone(), trials, z),
                     record(undefined.clone(), trials, z),
                     record(odd.clone(), trials, z),
                 ];
                 let metrics = Metrics::new(records.clone(), trials);
                 assert_eq!(metrics.iter().collect::<Vec<_>>(), records);
-                assert_eq!(metrics.len(), 4);
-                assert_eq!(metrics.position("p_odd"), Some(3));
-                assert_eq!(metrics.value_at(2), None);
-                assert_eq!(metrics.value_at(3), Some(0.1 + 0.2));
+                assert_eq!(metrics.len(), 6);
+                assert_eq!(metrics.position("p_odd"), Some(5));
+                assert_eq!(metrics.value_at(4), None);
+                assert_eq!(metrics.value_at(5), Some(0.1 + 0.2));
                 assert_eq!(metrics.get(1), Some(records[1].clone()));
-                assert_eq!(metrics.get(4), None);
+                assert_eq!(metrics.get(6), None);
             }
         }
         // A NaN a computation made is a value, not "undefined".

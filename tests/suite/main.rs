@@ -46,3 +46,4 @@ mod serve_api;
 mod serve_browser;
 mod storytelling;
 mod storytelling_actions;
+mod words;

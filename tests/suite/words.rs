@@ -113,9 +113,9 @@ fn runs_table_heads_in_words_and_says_what_every_case_shares_once() {
     }
     let table = stdout_of(&["run", &one_pool, "--no-report", "--quiet"]);
     let said = format!("  the same in every case: chance of a hitch {hitch:.4}");
-    assert_eq!(table.lines().nth(1), Some(said.as_str()), "{table}");
+    assert!(table.lines().nth(1).unwrap().starts_with(&said), "{table}");
     assert_eq!(table.matches("chance of a hitch").count(), 1, "{table}");
-    let head = table.lines().nth(2).unwrap();
+    let head = table.lines().find(|l| l.starts_with("  case ")).unwrap();
     assert!(head.contains("chance of success"), "{table}");
     let code = stdout_of(&[
         "run",
@@ -126,7 +126,8 @@ fn runs_table_heads_in_words_and_says_what_every_case_shares_once() {
         "code",
     ]);
     assert!(code.contains("the same in every case: p_hitch "), "{code}");
-    assert!(code.lines().nth(2).unwrap().contains("p_success"), "{code}");
+    let head = code.lines().find(|l| l.starts_with("  case ")).unwrap();
+    assert!(head.contains("p_success"), "{code}");
     // Two pools by two doom pools: the matrix is titled in words too.
     let grid = scenario(
         dir.path(),
@@ -221,13 +222,20 @@ fn conditional_means_say_which_plays_they_are_over() {
         .arg(&out)
         .assert()
         .success();
-    for page in ["report.md", "report.html"] {
-        let text = std::fs::read_to_string(out.join(page)).unwrap();
-        assert!(
-            text.contains("average doom dice at the end (of scenes not ended early)"),
-            "{page}"
-        );
-    }
     let svg = std::fs::read_to_string(out.join("cortex-scene-economy.svg")).unwrap();
     assert!(svg.contains("scenes not ended"), "economy chart");
+    let fights = scenario(
+        dir.path(),
+        "[[sweep]]\nsystem = \"cortex-conflict\"\nhero = [\"d10 2d8 d6\"]\nfoe = [\"d8 d6\", \"d10 d8 d6\"]\n",
+    );
+    let out = dir.path().join("fights");
+    oddsmith()
+        .args(["run", &fights, "--quiet", "--no-charts", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    for page in ["report.md", "report.html"] {
+        let text = std::fs::read_to_string(out.join(page)).unwrap();
+        assert!(text.contains(words), "{page}");
+    }
 }

@@ -7,7 +7,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::evaluate::{evaluate_balance, Settings};
+use super::evaluate::{evaluate_balance_by, Settings};
 use super::output::{flags as flags_of, print_report, single_entries};
 use crate::balance::general::GeneralSpec;
 use crate::balance::{BalanceQuestion, BalanceSpec};
@@ -15,7 +15,7 @@ use crate::cli::BalanceArgs;
 use crate::echo::echo;
 use crate::errors::input_error;
 use crate::options::{Entries, KeyStyle, Kind, RawItem, RawValue};
-use crate::report::{Report, ReportKind, TableLayout};
+use crate::report::{CaseResult, Report, ReportKind, TableLayout};
 use crate::systems::System;
 
 /// A list flag as the array a scenario would hold.
@@ -33,7 +33,7 @@ fn string_list<'a>(items: impl Iterator<Item = &'a str>) -> RawValue {
 /// A balance's fixed keys take one value each on the command line: a
 /// comma list (`--rolls 6,10`) is refused saying so, except in a table
 /// key's value, whose entries are separated by commas.
-fn flag_value(system: System, key: &str, text: &str) -> Result<RawValue, String> {
+pub(crate) fn flag_value(system: System, key: &str, text: &str) -> Result<RawValue, String> {
     match system.key_def(key) {
         Some(def) if text.contains(',') && !matches!(def.kind, Kind::Table { .. }) => Err(format!(
             "`oddsmith balance` takes one value of each fixed key, not the list \"{}\"; for one balance per value, write a `[[balance]]` table whose `case` lists them (docs/scenarios.md)",
@@ -172,21 +172,32 @@ fn general_questions(args: &BalanceArgs, system: &str) -> anyhow::Result<Vec<Bal
         .map_err(|e| input_error(e.message))
 }
 
-/// Runs the `balance` command.
-pub fn run(args: &BalanceArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
-    let settings = Settings::resolve(&args.common, None, None)?;
-    let questions = match &args.system {
-        None => pool_questions(args)?,
+/// The balance questions of `oddsmith balance`'s flags, in either form
+/// (`oddsmith serve` reads its balance form through this too, so the page
+/// and the command line say the same).
+pub(crate) fn questions_of(args: &BalanceArgs) -> anyhow::Result<Vec<BalanceQuestion>> {
+    match &args.system {
+        None => pool_questions(args),
         Some(system) => {
             System::from_name(system).map_err(input_error)?;
-            general_questions(args, system)?
+            general_questions(args, system)
         }
-    };
-    let mut balances = Vec::with_capacity(questions.len());
-    for question in &questions {
-        balances.push(evaluate_balance(question, &settings, cancel)?);
     }
-    let report = Report {
+}
+
+/// The questions answered, as a report of balances alone; `used` is told
+/// how each rung's results were computed.
+pub(crate) fn balance_report(
+    questions: &[BalanceQuestion],
+    settings: &Settings,
+    cancel: &AtomicBool,
+    used: &mut dyn FnMut(&CaseResult),
+) -> anyhow::Result<Report> {
+    let mut balances = Vec::with_capacity(questions.len());
+    for question in questions {
+        balances.push(evaluate_balance_by(question, settings, cancel, used)?);
+    }
+    Ok(Report {
         kind: ReportKind::BalanceOnly,
         name: "balance".into(),
         description: None,
@@ -197,6 +208,13 @@ pub fn run(args: &BalanceArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
         table: TableLayout::Compact,
         spilled_distributions: None,
         presentation: Default::default(),
-    };
+    })
+}
+
+/// Runs the `balance` command.
+pub fn run(args: &BalanceArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
+    let settings = Settings::resolve(&args.common, None, None)?;
+    let questions = questions_of(args)?;
+    let report = balance_report(&questions, &settings, cancel, &mut |_| {})?;
     print_report(&report, settings.format)
 }

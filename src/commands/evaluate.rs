@@ -13,7 +13,9 @@ use crate::engine::monte_carlo::{McSettings, Workers};
 use crate::errors::input_error;
 use crate::report::chart::MAX_CHARTED_CASES;
 use crate::report::spill::{drop_rows, DistributionSpill};
-use crate::report::{CaseResult, MethodUsed, MetricResult, Report, ReportKind, TableLayout};
+use crate::report::{
+    CaseResult, Inputs, MethodUsed, MetricResult, Metrics, Report, ReportKind, TableLayout,
+};
 use crate::scenario::Scenario;
 use crate::stats;
 use crate::systems::Case;
@@ -139,20 +141,24 @@ pub enum Rows {
 
 /// Evaluates every case of a scenario with `settings`, and answers its
 /// balances, into its report. Memory stays bounded by what each result
-/// keeps: `rows` says where the distribution rows go.
+/// keeps: `rows` says where the distribution rows go, and each case is
+/// dropped from the scenario once evaluated (its result holds what the
+/// writers read), so the cases and their results are not all held at once.
 pub fn evaluate_scenario(
-    scenario: &Scenario,
+    scenario: &mut Scenario,
     settings: &Settings,
     cancel: &AtomicBool,
     rows: Rows,
 ) -> anyhow::Result<Report> {
-    let mut results = Vec::with_capacity(scenario.cases.len());
+    let cases = std::mem::take(&mut scenario.cases);
+    let mut results = Vec::with_capacity(cases.len());
     let mut spill = match rows {
-        Rows::Spill if scenario.cases.len() > MAX_CHARTED_CASES => Some(DistributionSpill::new()?),
+        Rows::Spill if cases.len() > MAX_CHARTED_CASES => Some(DistributionSpill::new()?),
         _ => None,
     };
-    for case in &scenario.cases {
-        let mut evaluated = evaluate_case(case, settings, cancel)?;
+    for case in cases {
+        let mut evaluated = evaluate_case(&case, settings, cancel)?;
+        drop(case);
         match (&mut spill, rows) {
             (Some(spill), _) => spill.take(&mut evaluated)?,
             (None, Rows::Drop) => drop_rows(&mut evaluated),
@@ -193,9 +199,21 @@ pub fn evaluate_balance(
     settings: &Settings,
     cancel: &AtomicBool,
 ) -> anyhow::Result<BalanceResult> {
+    evaluate_balance_by(question, settings, cancel, &mut |_| {})
+}
+
+/// [`evaluate_balance`], telling `used` how each rung's results were
+/// computed (`oddsmith serve` shows the method; the outputs do not).
+pub fn evaluate_balance_by(
+    question: &BalanceQuestion,
+    settings: &Settings,
+    cancel: &AtomicBool,
+    used: &mut dyn FnMut(&CaseResult),
+) -> anyhow::Result<BalanceResult> {
     let mut values = Vec::with_capacity(question.rungs.len());
     for rung in &question.rungs {
         let results = evaluate_case(&rung.case, settings, cancel)?;
+        results.iter().for_each(&mut *used);
         let value = results
             .first()
             .and_then(|result| result.value(&question.metric));
@@ -232,11 +250,11 @@ pub fn evaluate_case(
         Ok(CaseResult {
             case: case.name.clone(),
             system: case.spec.system(),
-            inputs: case.spec.inputs(),
+            inputs: Inputs::new(case.spec.inputs()),
             method: MethodUsed::Exact,
             trials: None,
             seed: None,
-            metrics,
+            metrics: Metrics::new(metrics, None),
             rows: evaluation.rows,
             dropped_mass: evaluation.dropped_mass,
             compared: false,
@@ -296,7 +314,7 @@ fn add_warnings(case: &Case, result: &mut CaseResult) {
             "the exact chain left out {mass:.1e} of the probability (states too unlikely to follow)"
         ));
     }
-    let metrics: Vec<_> = result.metrics.iter().map(|m| m.metric.clone()).collect();
+    let metrics: Vec<_> = result.metrics.iter().map(|m| m.metric).collect();
     result.warnings.extend(case.spec.warnings(&metrics));
     for warning in &result.warnings {
         crate::messages::say(format_args!(
@@ -349,11 +367,11 @@ fn monte_carlo(
     Ok(CaseResult {
         case: case.name.clone(),
         system: case.spec.system(),
-        inputs: case.spec.inputs(),
+        inputs: Inputs::new(case.spec.inputs()),
         method: MethodUsed::MonteCarlo,
         trials: Some(settings.trials),
         seed: Some(settings.seed),
-        metrics,
+        metrics: Metrics::new(metrics, Some(settings.trials)),
         rows: evaluation.rows,
         dropped_mass: evaluation.dropped_mass,
         compared: exact.is_some(),

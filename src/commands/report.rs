@@ -113,7 +113,7 @@ pub fn run(args: &ReportArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     // One set of workers for every scenario of the run.
     let run = Settings::resolve(&common, None, None)?;
     let mut reports: Vec<(PathBuf, Report)> = Vec::new();
-    for (file, scenario) in &scenarios {
+    for (file, scenario) in &mut scenarios {
         let settings = run.for_scenario(&common, scenario.trials, scenario.seed);
         if !args.quiet {
             crate::messages::say(format_args!(

@@ -18,7 +18,7 @@ use crate::scenario;
 
 /// Runs the `run` command.
 pub fn run(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
-    let scenario = scenario::load(&args.scenario)?;
+    let mut scenario = scenario::load(&args.scenario)?;
     let settings = Settings::resolve(&args.common, scenario.trials, scenario.seed)?;
     let mut systems = Vec::new();
     for case in &scenario.cases {
@@ -33,7 +33,7 @@ pub fn run(args: &RunArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     } else {
         Rows::Spill
     };
-    let mut report = evaluate_scenario(&scenario, &settings, cancel, rows)?;
+    let mut report = evaluate_scenario(&mut scenario, &settings, cancel, rows)?;
     let tables = std::mem::take(&mut report.presentation.tables);
     report.presentation = super::pivot::presentation(spec, &args.pivot, None);
     report.presentation.tables = tables;

@@ -73,7 +73,7 @@ pub fn report() -> Report {
 pub fn report_with_an_empty_metric() -> Report {
     let mut report = report();
     let empty = metric_index(&report.results[0], "mean_effect_step");
-    report.results[0].metrics[empty].metric.value = None;
+    report.results[0].metrics.set_undefined(empty);
     report
 }
 
@@ -156,6 +156,17 @@ pub fn scene(mc: bool) -> Report {
         ));
     }
     run("scene-fixture", &text, mc)
+}
+
+/// Scenes of two hero pools against two doom pools, with nobody spending
+/// and with the hero and the GM spending, as `scenarios/economy.toml`.
+pub fn economy_scenes() -> Report {
+    let text = format!(
+        "{SCENE_RULES}[[sweep]]\nsystem = \"cortex-scene\"\npool = [\"d8 2d6\", \"d10 2d8\"]\n\
+         doom = [\"2d6\", \"3d8\"]\nactions = 3\nstart_plot_points = 1\n\
+         hero_spend = [\"never\", \"add-d6\"]\ngm_spend = [\"never\", \"to-win\"]\n"
+    );
+    run("economy-fixture", &text, false)
 }
 
 /// As [`scene`], swept like `scenarios/doom-scene.toml`: two hero pools,

@@ -127,6 +127,39 @@ pub fn write_csv(grids: &[Grid], out: &mut dyn Write) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The grids as JSON for scripts (`--format json` with `--rows`/`--cols`
+/// or `--view`): code names as CSV has them, probabilities from 0 to 1, an
+/// empty cell `null`; one object per grid with its measure, the key its
+/// rows name, its columns and its rows (docs/reports.md).
+pub fn to_json(grids: &[Grid]) -> serde_json::Value {
+    let grid_json = |grid: &Grid| {
+        let rows: Vec<serde_json::Value> = grid
+            .rows
+            .iter()
+            .map(|row| {
+                let values: Vec<serde_json::Value> = row
+                    .cells
+                    .iter()
+                    .map(|c| {
+                        c.filter(|c| c.value.is_finite())
+                            .map_or(serde_json::Value::Null, |c| {
+                                serde_json::json!(c.value + 0.0)
+                            })
+                    })
+                    .collect();
+                serde_json::json!({ "row": row.code, "values": values })
+            })
+            .collect();
+        serde_json::json!({
+            "metric": grid.metric,
+            "rows_key": grid.corner_code,
+            "columns": grid.column_codes,
+            "rows": rows,
+        })
+    };
+    serde_json::Value::Array(grids.iter().map(grid_json).collect())
+}
+
 fn csv_line(cells: &[String]) -> String {
     cells
         .iter()

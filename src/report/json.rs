@@ -24,8 +24,22 @@ fn number_or_null(x: Option<f64>) -> Value {
 /// Only one result's object exists at a time: the whole report as one
 /// [`Value`] took several times the size of its text.
 pub fn write_report(report: &Report, run_json: bool, mut out: impl Write) -> anyhow::Result<()> {
-    serde_json::to_writer_pretty(&mut out, &ReportJson { report, run_json })
-        .context("cannot write the JSON report")?;
+    // The grids a pivot or a view asked for follow the results on stdout;
+    // `run.json` keeps the documented shape.
+    let grids = match run_json {
+        true => None,
+        false => report.asked_grids(false)?,
+    };
+    let grids = grids.as_deref().map(super::grid::to_json);
+    serde_json::to_writer_pretty(
+        &mut out,
+        &ReportJson {
+            report,
+            run_json,
+            grids,
+        },
+    )
+    .context("cannot write the JSON report")?;
     out.write_all(b"\n")
         .context("cannot write the JSON report")?;
     Ok(())
@@ -35,6 +49,7 @@ pub fn write_report(report: &Report, run_json: bool, mut out: impl Write) -> any
 struct ReportJson<'a> {
     report: &'a Report,
     run_json: bool,
+    grids: Option<Value>,
 }
 
 impl Serialize for ReportJson<'_> {
@@ -55,6 +70,9 @@ impl Serialize for ReportJson<'_> {
         }
         if report.kind == ReportKind::Cases {
             top.serialize_entry("results", &Results(self))?;
+        }
+        if let Some(grids) = &self.grids {
+            top.serialize_entry("grids", grids)?;
         }
         if report.shows_balances() {
             top.serialize_entry("balance", &balance::to_json(&report.balances))?;
@@ -82,7 +100,7 @@ fn result_json(r: &CaseResult, run_json: bool) -> Value {
     let mut o = Map::new();
     o.insert("case".into(), json!(r.case));
     o.insert("system".into(), json!(r.system));
-    o.insert("inputs".into(), Value::Object(r.inputs.clone()));
+    o.insert("inputs".into(), Value::Object(r.inputs.to_map()));
     o.insert("method".into(), json!(r.method.name()));
     o.insert("trials".into(), json!(r.trials));
     o.insert("seed".into(), json!(r.seed));

@@ -22,17 +22,18 @@ pub(crate) mod page;
 pub mod pivot;
 pub(crate) mod side_by_side;
 pub(crate) mod spill;
+pub mod stored;
 pub(crate) mod table;
 pub mod view;
 
 pub use folder::write_folder;
 pub use format::number;
+pub use stored::{Inputs, Metrics};
 
 use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context;
-use serde_json::{Map, Value};
 
 use crate::balance::BalanceResult;
 use crate::distribution::{DistRow, Metric};
@@ -85,12 +86,14 @@ impl MetricResult {
 pub struct CaseResult {
     pub case: String,
     pub system: System,
-    pub inputs: Map<String, Value>,
+    /// Shared with every case that has the same key and value ([`stored`]).
+    pub inputs: Inputs,
     pub method: MethodUsed,
     pub trials: Option<u64>,
     pub seed: Option<u64>,
-    /// One record per metric, in the system's order.
-    pub metrics: Vec<MetricResult>,
+    /// One record per metric, in the system's order, held as a column
+    /// ([`stored`]).
+    pub metrics: Metrics,
     /// The distribution table (`distributions.csv`).
     pub rows: Vec<DistRow>,
     /// For exact results, the probability mass truncation left out.
@@ -110,13 +113,13 @@ pub struct CaseResult {
 
 impl CaseResult {
     /// The record of metric `name`, if the case's system computes it.
-    pub fn metric(&self, name: &str) -> Option<&MetricResult> {
-        self.metrics.iter().find(|m| m.name() == name)
+    pub fn metric(&self, name: &str) -> Option<MetricResult> {
+        self.metrics.get(self.metrics.position(name)?)
     }
 
     /// The value of metric `name`; `None` when absent or undefined.
     pub fn value(&self, name: &str) -> Option<f64> {
-        self.metric(name)?.value()
+        self.metrics.value_at(self.metrics.position(name)?)
     }
 }
 
@@ -165,8 +168,8 @@ pub struct Report {
 }
 
 /// What people's outputs show besides the case tables (docs/reports.md,
-/// "Pivot tables" and "Distribution views"); JSON is the same whatever
-/// this holds.
+/// "Pivot tables" and "Distribution views"). JSON's `results` are the
+/// same whatever this holds; the grids asked for follow as `grids`.
 #[derive(Debug, Clone, Default)]
 pub struct Presentation {
     /// Words or code names in people's tables (`--names`).
@@ -334,8 +337,13 @@ pub fn cases_document(report: &Report) -> document::Document {
 
 /// The cases' table as an HTML fragment, as `oddsmith serve`'s page shows
 /// it: the pivot grid when `--rows`/`--cols` ask for one, else the
-/// Markdown output's case table; the same cells either way.
+/// Markdown output's case table (a balance's tables for `oddsmith
+/// balance`); the same cells either way.
 pub fn cases_html(report: &Report) -> anyhow::Result<String> {
+    if report.kind == ReportKind::BalanceOnly {
+        // `oddsmith balance`: its balances, as `--format markdown` prints them.
+        return Ok(html::fragment(&page::balances(&report.balances)));
+    }
     let names = report.presentation.names;
     if let Some(spec) = &report.presentation.pivot {
         let grids = pivot::grids(&report.results, spec, names)?;

@@ -380,9 +380,9 @@ fn measures(
     let computed: Vec<&str> = {
         let mut names: Vec<&str> = Vec::new();
         for r in chosen {
-            for m in &r.metrics {
-                if !names.contains(&m.name()) {
-                    names.push(m.name());
+            for name in r.metrics.names() {
+                if !names.contains(&name) {
+                    names.push(name);
                 }
             }
         }

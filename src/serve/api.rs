@@ -22,8 +22,9 @@ use serde_json::{json, Value as Json_};
 
 use super::download::{self, Kind as DownloadKind};
 use super::limits::{self, Gate, Limits};
-use super::query::{self, field_named, Asked, BadInput};
+use super::query::{self, field_in, Args, Asked, BadInput, Cmd};
 use super::views;
+use crate::commands::balance::{balance_report, questions_of};
 use crate::commands::evaluate::Settings;
 use crate::commands::output::{entries, Flag};
 use crate::commands::quick::{cases_from, flags_of, quick_report};
@@ -32,7 +33,7 @@ use crate::engine::monte_carlo::Interrupted;
 use crate::errors::{kind, ErrorKind};
 use crate::options::{combination_count, KeyStyle};
 use crate::report::chart::{self, render};
-use crate::report::{self, Format, MethodUsed, Report};
+use crate::report::{self, CaseResult, Format, MethodUsed, Report};
 
 /// What every handler shares.
 #[derive(Debug, Clone)]
@@ -83,8 +84,11 @@ impl IntoResponse for Refusal {
 /// A calculation evaluated: what was asked, its flags and its report.
 pub struct Evaluated {
     pub asked: Asked,
+    /// A quick command's flags as scenario keys (none for a balance).
     pub flags: Vec<Flag>,
     pub report: Report,
+    /// How each result (or rung) was computed.
+    pub used: Vec<Used>,
 }
 
 /// `GET /api/systems`: each quick command's form, from its keys' descriptors.
@@ -135,10 +139,8 @@ pub async fn download(
         download::file(
             kind,
             &done.report,
-            &done.asked.command,
-            done.asked.system,
+            &done.asked,
             &done.flags,
-            &done.asked.args.common,
             stem.as_deref(),
         )
     })
@@ -160,6 +162,12 @@ pub async fn download(
     }
 }
 
+/// What an evaluation found past a limit only once its cases were built.
+enum Past {
+    Cases(usize),
+    Rungs(usize),
+}
+
 /// Reads the query, checks it against the limits, evaluates it on a
 /// blocking thread under a permit and a deadline, and hands the result to
 /// `make` there (rendering charts is work too).
@@ -170,36 +178,43 @@ pub async fn answer<T: Send + 'static>(
 ) -> Result<T, Refusal> {
     let limits = &state.limits;
     let asked = query::read(&pairs).map_err(Refusal::Bad)?;
-    let system = asked.system;
+    let cmd = asked.cmd;
     let input = |e: anyhow::Error| {
         let message = format!("{e:#}");
-        let field = field_named(&message, system);
+        let field = field_in(&message, cmd);
         Refusal::Bad(BadInput { message, field })
     };
-    let flags = flags_of(&asked.args).map_err(input)?;
-    if let Some(trials) = asked.args.common.trials.filter(|&t| t > limits.max_trials) {
+    if let Some(trials) = asked.common().trials.filter(|&t| t > limits.max_trials) {
         return Err(Refusal::Limit(BadInput {
             message: limits::too_many_trials(trials, limits.max_trials),
             field: Some("trials".into()),
         }));
     }
-    // Lists form their product unless `--paired` zips them; the cases
-    // themselves are counted again once built.
-    let count =
-        combination_count(&entries(flags.clone(), KeyStyle::Flag).map_err(|e| input(e.into()))?);
-    if count > limits.max_cases && !asked.args.pivot.paired {
-        return Err(Refusal::Limit(BadInput {
-            message: limits::too_many_cases(count, limits.max_cases),
-            field: None,
-        }));
-    }
+    let flags = match &asked.args {
+        Args::Quick(args) => {
+            let flags = flags_of(args).map_err(input)?;
+            // Lists form their product unless `--paired` zips them; the
+            // cases themselves are counted again once built.
+            let count = combination_count(
+                &entries(flags.clone(), KeyStyle::Flag).map_err(|e| input(e.into()))?,
+            );
+            if count > limits.max_cases && !args.pivot.paired {
+                return Err(Refusal::Limit(BadInput {
+                    message: limits::too_many_cases(count, limits.max_cases),
+                    field: None,
+                }));
+            }
+            flags
+        }
+        Args::Balance(_) => Vec::new(),
+    };
     let permit = state
         .gate
         .try_enter()
         .ok_or_else(|| Refusal::Busy(limits::busy(limits.concurrent)))?;
     let cancel = Arc::new(AtomicBool::new(false));
     let deadline = limits.deadline;
-    let max_cases = limits.max_cases;
+    let (max_cases, max_rungs) = (limits.max_cases, limits.max_rungs);
     let timer = {
         let cancel = cancel.clone();
         tokio::spawn(async move {
@@ -212,18 +227,40 @@ pub async fn answer<T: Send + 'static>(
         tokio::task::spawn_blocking(move || {
             // Held until the work is done, even when the client has gone.
             let _permit = permit;
-            let mut common = asked.args.common.clone();
+            let mut common = asked.common().clone();
             common.quiet = true;
             let settings = Settings::resolve(&common, None, None)?;
-            let (cases, presentation) = cases_from(system, &asked.args, flags.clone())?;
-            if cases.len() > max_cases {
-                return Ok(Err(cases.len()));
-            }
-            let report = quick_report(&cases, &settings, presentation, &cancel)?;
+            let mut used = Vec::new();
+            let report = match &asked.args {
+                Args::Quick(args) => {
+                    let system = match asked.cmd {
+                        Cmd::Quick(system) => system,
+                        Cmd::Balance => unreachable!("a quick command's arguments"),
+                    };
+                    let (cases, presentation) = cases_from(system, args, flags.clone())?;
+                    if cases.len() > max_cases {
+                        return Ok(Err(Past::Cases(cases.len())));
+                    }
+                    let report = quick_report(&cases, &settings, presentation, &cancel)?;
+                    used.extend(report.results.iter().map(Used::of));
+                    report
+                }
+                Args::Balance(args) => {
+                    let questions = questions_of(args)?;
+                    let rungs = questions.iter().map(|q| q.rungs.len()).sum::<usize>();
+                    if rungs > max_rungs {
+                        return Ok(Err(Past::Rungs(rungs)));
+                    }
+                    balance_report(&questions, &settings, &cancel, &mut |r| {
+                        used.push(Used::of(r));
+                    })?
+                }
+            };
             let done = Evaluated {
                 asked,
                 flags,
                 report,
+                used,
             };
             make(&done).map(Ok)
         })
@@ -232,22 +269,20 @@ pub async fn answer<T: Send + 'static>(
     timer.abort();
     match outcome {
         Ok(Ok(Ok(made))) => Ok(made),
-        Ok(Ok(Err(count))) => Err(Refusal::Limit(BadInput {
-            message: limits::too_many_cases(count, limits.max_cases),
+        Ok(Ok(Err(past))) => Err(Refusal::Limit(BadInput {
+            message: match past {
+                Past::Cases(count) => limits::too_many_cases(count, limits.max_cases),
+                Past::Rungs(count) => limits::too_many_rungs(count, limits.max_rungs),
+            },
             field: None,
         })),
-        Ok(Err(error)) => Err(refusal_of(error, system, limits, &cancel)),
+        Ok(Err(error)) => Err(refusal_of(error, cmd, limits, &cancel)),
         Err(join) => Err(Refusal::Failed(format!("the evaluation failed: {join}"))),
     }
 }
 
 /// An evaluation's error as the page is told it.
-fn refusal_of(
-    error: anyhow::Error,
-    system: crate::systems::System,
-    limits: &Limits,
-    cancel: &AtomicBool,
-) -> Refusal {
+fn refusal_of(error: anyhow::Error, cmd: Cmd, limits: &Limits, cancel: &AtomicBool) -> Refusal {
     let message = format!("{error:#}");
     let interrupted = error.chain().any(|e| e.is::<Interrupted>());
     if interrupted && cancel.load(Ordering::SeqCst) {
@@ -270,18 +305,37 @@ fn refusal_of(
     }
     match kind(&error) {
         ErrorKind::Input => {
-            let field = field_named(&message, system);
+            let field = field_in(&message, cmd);
             Refusal::Bad(BadInput { message, field })
         }
         ErrorKind::Interrupted | ErrorKind::Failed => Refusal::Failed(message),
     }
 }
 
-/// How the results were computed, in words: "exact", or "Monte Carlo,
-/// 1000000 trials, seed 1", each method once.
-fn methods(report: &Report) -> Vec<String> {
+/// How one result was computed: its method, and for Monte Carlo its
+/// trials and seed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Used {
+    pub method: MethodUsed,
+    pub trials: Option<u64>,
+    pub seed: Option<u64>,
+}
+
+impl Used {
+    fn of(result: &CaseResult) -> Used {
+        Used {
+            method: result.method,
+            trials: result.trials,
+            seed: result.seed,
+        }
+    }
+}
+
+/// How the results (a balance's rungs) were computed, in words: "exact",
+/// or "Monte Carlo, 1000000 trials, seed 1", each method once.
+fn methods(used: &[Used]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for r in &report.results {
+    for r in used {
         let label = match r.method {
             MethodUsed::Exact => "exact".to_string(),
             MethodUsed::MonteCarlo => format!(
@@ -322,11 +376,16 @@ fn answer_json(done: &Evaluated) -> anyhow::Result<Json_> {
             }
         }
     }
+    for b in &report.balances {
+        if let Some(described) = b.system.declared().describe(&b.metric) {
+            words.insert(b.metric.clone(), described.phrase.into());
+        }
+    }
     Ok(json!({
         "command": done.asked.command,
         "words": words,
         "query": done.asked.query,
-        "methods": methods(report),
+        "methods": methods(&done.used),
         "table": report::cases_html(report)?,
         "views": views::ALL.iter().map(|v| v.name()).collect::<Vec<_>>(),
         "distributions": views::distributions(report),

@@ -9,7 +9,9 @@
 
 use anyhow::Context;
 
-use crate::cli::CommonArgs;
+use super::query::{Args, Asked, Cmd};
+use crate::cli::{BalanceArgs, CommonArgs};
+use crate::commands::balance::flag_value;
 use crate::commands::output::Flag;
 use crate::options::RawValue;
 use crate::report::chart::{self, render};
@@ -75,13 +77,11 @@ pub struct File {
 pub fn file(
     kind: Kind,
     report: &Report,
-    command: &str,
-    system: System,
+    asked: &Asked,
     flags: &[Flag],
-    common: &CommonArgs,
     chart_stem: Option<&str>,
 ) -> anyhow::Result<Option<File>> {
-    let base = format!("oddsmith-{}", crate::cli::quick_command(system));
+    let base = format!("oddsmith-{}", asked.cmd.name());
     let named = |bytes: Vec<u8>| File {
         name: format!("{base}.{}", kind.extension()),
         bytes,
@@ -90,7 +90,16 @@ pub fn file(
         Kind::Csv => named(report::render(report, Format::Csv)?),
         Kind::Json => named(report::render(report, Format::Json)?),
         Kind::Markdown => named(report::render(report, Format::Markdown)?),
-        Kind::Toml => named(scenario_toml(report, command, system, flags, common)?.into_bytes()),
+        Kind::Toml => named(
+            match (&asked.args, asked.cmd) {
+                (Args::Quick(args), Cmd::Quick(system)) => {
+                    scenario_toml(report, &asked.command, system, flags, &args.common)?
+                }
+                (Args::Balance(args), _) => balance_toml(&asked.command, args)?,
+                _ => unreachable!("a quick command's arguments are its own"),
+            }
+            .into_bytes(),
+        ),
         Kind::Svg | Kind::Png => {
             let charts = chart::charts(report);
             let found = match chart_stem {
@@ -143,14 +152,7 @@ pub fn scenario_toml(
     flags: &[Flag],
     common: &CommonArgs,
 ) -> anyhow::Result<String> {
-    let mut top = toml::Table::new();
-    top.insert("name".into(), toml::Value::String(report.name.clone()));
-    for (key, value) in [("trials", common.trials), ("seed", common.seed)] {
-        if let Some(n) = value {
-            let n = i64::try_from(n).context("a number too large for TOML")?;
-            top.insert(key.into(), toml::Value::Integer(n));
-        }
-    }
+    let mut top = scenario_top(&report.name, common)?;
     let mut case = toml::Table::new();
     case.insert("system".into(), toml::Value::String(system.name().into()));
     let mut swept = false;
@@ -170,7 +172,26 @@ pub fn scenario_toml(
         table.into(),
         toml::Value::Array(vec![toml::Value::Table(case)]),
     );
-    let body = toml::to_string(&top).context("cannot write the scenario")?;
+    finish(command, common, &top)
+}
+
+/// A scenario's name and the seed and trials that were given.
+fn scenario_top(name: &str, common: &CommonArgs) -> anyhow::Result<toml::Table> {
+    let mut top = toml::Table::new();
+    top.insert("name".into(), toml::Value::String(name.to_string()));
+    for (key, value) in [("trials", common.trials), ("seed", common.seed)] {
+        if let Some(n) = value {
+            let n = i64::try_from(n).context("a number too large for TOML")?;
+            top.insert(key.into(), toml::Value::Integer(n));
+        }
+    }
+    Ok(top)
+}
+
+/// The scenario's text, headed by the command it came from and the
+/// `oddsmith run` line that evaluates it.
+fn finish(command: &str, common: &CommonArgs, top: &toml::Table) -> anyhow::Result<String> {
+    let body = toml::to_string(top).context("cannot write the scenario")?;
     let run = crate::commands::reproduce::run_command(
         std::path::Path::new("FILE.toml"),
         None,
@@ -179,4 +200,84 @@ pub fn scenario_toml(
     Ok(format!(
         "# Made by `oddsmith serve` from: {command}\n# Run it with: {run}\n{body}"
     ))
+}
+
+/// A balance as a scenario (docs/scenarios.md): one `[[balance]]` table
+/// holding the flags given, in the Cortex form (`pools`, `target`,
+/// `ladder` and the roll rules) or the general form (`system`, `key`,
+/// `ladder`, `metric`, `target` and the fixed keys in its `case`). The
+/// flags were read by the command line's parser and the balance was
+/// answered, so every value here is one the balance took.
+pub fn balance_toml(command: &str, args: &BalanceArgs) -> anyhow::Result<String> {
+    let mut top = scenario_top("balance", &args.common)?;
+    let mut table = toml::Table::new();
+    let text = |s: &str| toml::Value::String(s.trim().to_string());
+    let pieces = |list: &str| -> Vec<String> {
+        list.split(',')
+            .map(str::trim)
+            .filter(|piece| !piece.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let mut rules = toml::Table::new();
+    for (key, values) in &args.rules {
+        if let [one] = values.as_slice() {
+            rules.insert(key.name.to_string(), toml_value(one));
+        }
+    }
+    match &args.system {
+        None => {
+            let pools = args.pools.iter().map(|p| text(p)).collect();
+            table.insert("pools".into(), toml::Value::Array(pools));
+            if let Some(t) = args.target {
+                table.insert("target".into(), toml::Value::Float(t));
+            }
+            if let Some(t) = args.target_heroic {
+                table.insert("target_heroic".into(), toml::Value::Float(t));
+            }
+            if let Some(ladder) = &args.ladder {
+                let rungs = pieces(ladder).iter().map(|p| text(p)).collect();
+                table.insert("ladder".into(), toml::Value::Array(rungs));
+            }
+            table.extend(rules);
+        }
+        Some(name) => {
+            let system = System::from_name(name).map_err(anyhow::Error::msg)?;
+            table.insert("system".into(), text(system.name()));
+            for (key, value) in [("key", &args.key), ("metric", &args.metric)] {
+                if let Some(value) = value {
+                    table.insert(key.into(), text(value));
+                }
+            }
+            if let Some(ladder) = &args.ladder {
+                let rungs = pieces(ladder)
+                    .iter()
+                    .map(|p| RawValue::guess(p).map(|v| toml_value(&v)))
+                    .collect::<Result<_, _>>()
+                    .map_err(anyhow::Error::msg)?;
+                table.insert("ladder".into(), toml::Value::Array(rungs));
+            }
+            if let Some(t) = args.target {
+                table.insert("target".into(), toml::Value::Float(t));
+            }
+            let mut case = rules;
+            let set = args.set.iter().filter_map(|s| s.split_once('='));
+            for (key, value) in args
+                .keys
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .chain(set)
+            {
+                let key = key.trim().replace('-', "_");
+                let value = flag_value(system, &key, value).map_err(anyhow::Error::msg)?;
+                case.insert(key, toml_value(&value));
+            }
+            table.insert("case".into(), toml::Value::Table(case));
+        }
+    }
+    top.insert(
+        "balance".into(),
+        toml::Value::Array(vec![toml::Value::Table(table)]),
+    );
+    finish(command, &args.common, &top)
 }

@@ -58,6 +58,145 @@ fn field(key: &KeyDef) -> Json {
         // A table's cases are given by repeating its flag; the page takes
         // one table per field.
         "lists": !matches!(key.kind, Kind::Table { .. }),
+        "group": if key.main || key.positional { None } else { Some("rules") },
+    })
+}
+
+/// The settings every quick command takes, by name.
+const QUICK_SETTINGS: &[&str] = &[
+    "method", "trials", "seed", "rows", "cols", "metric", "paired", "names",
+];
+
+/// The settings `oddsmith balance` takes (its `--metric` is its own).
+const BALANCE_SETTINGS: &[&str] = &["method", "trials", "seed"];
+
+/// A field of `oddsmith balance`'s own, from its command-line argument:
+/// its help line is the flag's `--help` line.
+struct BalanceField {
+    name: &'static str,
+    kind: &'static str,
+    allowed: String,
+    default: Option<String>,
+    choices: Vec<String>,
+    group: Option<&'static str>,
+}
+
+/// `oddsmith balance`'s form (docs/serve.md): the hero pools (a comma
+/// list, one balance per pool), the target and the ladder; under
+/// "General form" the system, key, metric and `--set` of any system's
+/// balance, whose keys the page adds as fields once a system is chosen
+/// (from that system's form); the Cortex roll rules from their
+/// descriptors. Help lines are the command's `--help` lines.
+fn balance_form(balance: &clap::Command) -> Json {
+    use crate::balance::DEFAULT_LADDER;
+    use crate::systems::System;
+    let ladder: Vec<&str> = DEFAULT_LADDER.iter().map(|(pool, _)| *pool).collect();
+    let own = [
+        BalanceField {
+            name: "pools",
+            kind: "pool",
+            allowed: "Cortex pools such as d10 2d8 d6, comma-separated: one balance per pool"
+                .into(),
+            default: None,
+            choices: Vec::new(),
+            group: None,
+        },
+        BalanceField {
+            name: "target",
+            kind: "float",
+            allowed: "0 to 1 for a chance (p_*); any number for another metric".into(),
+            default: Some(crate::balance::DEFAULT_TARGET.to_string()),
+            choices: Vec::new(),
+            group: None,
+        },
+        BalanceField {
+            name: "target_heroic",
+            kind: "float",
+            allowed: "0 to 1".into(),
+            default: None,
+            choices: Vec::new(),
+            group: None,
+        },
+        BalanceField {
+            name: "ladder",
+            kind: "text",
+            allowed: "rungs, comma-separated, tried in order".into(),
+            default: Some(ladder.join(",")),
+            choices: Vec::new(),
+            group: None,
+        },
+        BalanceField {
+            name: "system",
+            kind: "choice",
+            allowed: "a system's name".into(),
+            default: None,
+            choices: System::ALL.iter().map(|s| s.name().to_string()).collect(),
+            group: Some("general"),
+        },
+        BalanceField {
+            name: "key",
+            kind: "text",
+            allowed: "a key of the system that takes one value".into(),
+            default: None,
+            choices: Vec::new(),
+            group: Some("general"),
+        },
+        BalanceField {
+            name: "metric",
+            kind: "text",
+            allowed: "a numeric metric of the system".into(),
+            default: None,
+            choices: Vec::new(),
+            group: Some("general"),
+        },
+        BalanceField {
+            name: "set",
+            kind: "text",
+            allowed: "NAME=VALUE".into(),
+            default: None,
+            choices: Vec::new(),
+            group: Some("general"),
+        },
+    ];
+    let help = |name: &str| {
+        balance
+            .get_arguments()
+            .find(|arg| arg.get_id() == name)
+            .and_then(|arg| arg.get_help())
+            .map_or(String::new(), |help| help.to_string())
+    };
+    let mut fields: Vec<Json> = own
+        .iter()
+        .map(|f| {
+            let positional = f.name == "pools";
+            json!({
+                "name": f.name,
+                "flag": format!("--{}", f.name.replace('_', "-")),
+                "kind": f.kind,
+                "help": help(f.name),
+                "allowed": f.allowed,
+                "default": f.default,
+                "required": false,
+                "choices": f.choices,
+                "min": null,
+                "max": null,
+                "positional": positional,
+                "main": f.group.is_none(),
+                "label": if positional { "POOLS".to_string() } else { format!("--{}", f.name.replace('_', "-")) },
+                // The pools' comma list is no comparison: `allowed` says so.
+                "lists": false,
+                "group": f.group,
+            })
+        })
+        .collect();
+    fields.extend(crate::balance::RULE_KEYS.iter().map(|key| field(key)));
+    json!({
+        "cmd": "balance",
+        "system": null,
+        "title": balance.get_about().map_or(String::new(), |about| about.to_string()),
+        "fields": fields,
+        "settings": BALANCE_SETTINGS,
+        "system_keys": true,
     })
 }
 
@@ -116,7 +255,8 @@ fn settings() -> Json {
     ])
 }
 
-/// Every quick command's form, and the shared settings.
+/// Every quick command's form, the balance's, and the shared settings
+/// (each form names the ones it takes).
 pub fn systems() -> Json {
     let cli = Cli::command();
     let forms: Vec<Json> = commands()
@@ -130,8 +270,11 @@ pub fn systems() -> Json {
                 "system": system.name(),
                 "title": title,
                 "fields": system.key_defs().iter().map(|key| field(key)).collect::<Vec<_>>(),
+                "settings": QUICK_SETTINGS,
+                "system_keys": false,
             })
         })
+        .chain(cli.find_subcommand("balance").map(balance_form))
         .collect();
     json!({ "systems": forms, "settings": settings() })
 }
@@ -144,7 +287,8 @@ mod tests {
     fn every_key_of_every_system_is_a_field() {
         let all = systems();
         let forms = all["systems"].as_array().unwrap();
-        assert_eq!(forms.len(), crate::systems::System::ALL.len());
+        assert_eq!(forms.len(), crate::systems::System::ALL.len() + 1);
+        assert_eq!(forms.last().unwrap()["cmd"], "balance");
         for (form, system) in forms.iter().zip(crate::systems::System::ALL) {
             let names: Vec<&str> = form["fields"]
                 .as_array()

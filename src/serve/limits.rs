@@ -21,6 +21,8 @@ pub struct Limits {
     pub max_query: usize,
     /// Cases one request may compare (the product of its comma lists).
     pub max_cases: usize,
+    /// Rungs one balance may evaluate (hero pools times the ladder).
+    pub max_rungs: usize,
     /// Monte Carlo trials per case.
     pub max_trials: u64,
     /// How long one evaluation may run before it is stopped.
@@ -32,14 +34,16 @@ pub struct Limits {
 impl Default for Limits {
     /// One evaluation per core (each already uses the exact engine's
     /// budget of about a second, or every core for Monte Carlo), 24 cases
-    /// (a 4 x 6 comparison), the command line's default of 1,000,000
-    /// trials, and 10 seconds.
+    /// (a 4 x 6 comparison), 90 rungs (ten hero pools on the nine-rung
+    /// default ladder), the command line's default of 1,000,000 trials,
+    /// and 10 seconds.
     fn default() -> Limits {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Limits {
             max_body: 16 * 1024,
             max_query: 4 * 1024,
             max_cases: 24,
+            max_rungs: 90,
             max_trials: 1_000_000,
             deadline: Duration::from_secs(10),
             concurrent: cores,
@@ -80,6 +84,13 @@ pub fn query_too_long(len: usize, max: usize) -> String {
 pub fn too_many_cases(count: usize, max: usize) -> String {
     format!(
         "these lists compare {count} cases; the page evaluates at most {max} per request: give fewer values (the command line takes more)"
+    )
+}
+
+/// The message for a balance past the rung cap.
+pub fn too_many_rungs(count: usize, max: usize) -> String {
+    format!(
+        "this balance evaluates {count} rungs (hero pools times the ladder); the page evaluates at most {max} per request: give fewer pools or a shorter ladder (the command line takes more)"
     )
 }
 

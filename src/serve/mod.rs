@@ -134,21 +134,47 @@ pub fn run(args: &ServeArgs, cancel: &AtomicBool) -> anyhow::Result<()> {
     })
 }
 
-/// Opens the page in the desktop's browser; says so when it cannot.
+/// The program `--open` runs: the one `$BROWSER` names (the first of its
+/// `:`-separated list, the convention's form), else the desktop's opener
+/// (`xdg-open`, or `open` on macOS).
+fn opener() -> std::ffi::OsString {
+    let named = std::env::var_os("BROWSER")
+        .and_then(|list| {
+            let list = list.to_string_lossy().into_owned();
+            list.split(':')
+                .map(str::trim)
+                .find(|p| !p.is_empty())
+                .map(str::to_string)
+        })
+        .map(std::ffi::OsString::from);
+    named.unwrap_or_else(|| {
+        if cfg!(target_os = "macos") {
+            "open".into()
+        } else {
+            "xdg-open".into()
+        }
+    })
+}
+
+/// Opens the page in the desktop's browser: runs [`opener`] with the URL
+/// as its one argument, once the server listens; says so when it cannot.
+/// The opener's exit is waited for on a thread of its own, so no process
+/// is left behind.
 fn open_browser(url: &str) {
-    let opener = if cfg!(target_os = "macos") {
-        "open"
-    } else {
-        "xdg-open"
-    };
-    if let Err(e) = std::process::Command::new(opener)
+    let opener = opener();
+    match std::process::Command::new(&opener)
         .arg(url)
+        .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
     {
-        crate::messages::say(format_args!(
-            "note: cannot open a browser ({opener}: {e}); open {url} yourself"
-        ));
+        Ok(mut child) => {
+            std::thread::spawn(move || child.wait());
+        }
+        Err(e) => crate::messages::say(format_args!(
+            "note: cannot open a browser ({}: {e}); open {url} yourself",
+            opener.to_string_lossy()
+        )),
     }
 }

@@ -8,8 +8,9 @@
 //! pairs give the equivalent `oddsmith ...` line and the link that reopens
 //! the page.
 
-use crate::cli::{quick_command, Cli, Command, QuickArgs};
+use crate::cli::{quick_command, BalanceArgs, Cli, Command, CommonArgs, QuickArgs};
 use crate::options::did_you_mean;
+use crate::systems::cortex::keys::ROLL_RULES;
 use crate::systems::System;
 
 /// Names the page itself uses, that are no flag: the display (`show`:
@@ -20,15 +21,115 @@ const PAGE_ONLY: &[&str] = &["show", "chart"];
 /// JSON on the server's own workers.
 const NOT_ON_THE_PAGE: &[&str] = &["format", "threads", "quiet"];
 
-/// A query string read as a quick command.
+/// The command `cmd` names: a system's quick command, or `balance`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cmd {
+    Quick(System),
+    Balance,
+}
+
+impl Cmd {
+    /// Its command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cmd::Quick(system) => quick_command(system),
+            Cmd::Balance => "balance",
+        }
+    }
+
+    /// The name of its positional argument's field (`pool`, `hero`,
+    /// `dice`; `pools` for the balance's hero pools).
+    fn positional(self) -> Option<&'static str> {
+        match self {
+            Cmd::Quick(system) => system.positional_key().map(|key| key.name),
+            Cmd::Balance => Some("pools"),
+        }
+    }
+
+    /// What names each field in the command line's messages (a flag, or
+    /// the positional argument's name in capitals), with the field.
+    fn labels(self) -> Vec<(String, &'static str)> {
+        let keys = match self {
+            Cmd::Quick(system) => system.key_defs().to_vec(),
+            Cmd::Balance => System::ALL
+                .into_iter()
+                .flat_map(|s| s.key_defs().iter().copied())
+                .chain(ROLL_RULES.iter().copied())
+                .collect(),
+        };
+        let mut labels: Vec<(String, &'static str)> = keys
+            .into_iter()
+            .map(|key| {
+                let label = if key.positional && self != Cmd::Balance {
+                    key.name.to_uppercase()
+                } else {
+                    key.flag()
+                };
+                (label, key.name)
+            })
+            .collect();
+        if self == Cmd::Balance {
+            // The balance's own flags come before any system's key of
+            // the same name (`--target`).
+            let own = BALANCE_FLAGS
+                .iter()
+                .map(|&name| (format!("--{}", name.replace('_', "-")), name));
+            labels.splice(0..0, own);
+            labels.insert(0, ("POOLS".into(), "pools"));
+            // The general balance names a metric it does not know so.
+            labels.push(("unknown metric".into(), "metric"));
+        }
+        labels.extend(
+            ["method", "trials", "seed"]
+                .into_iter()
+                .map(|setting| (format!("--{setting}"), setting)),
+        );
+        labels
+    }
+}
+
+/// The balance's own flags, by field name (docs/serve.md).
+pub const BALANCE_FLAGS: &[&str] = &[
+    "target",
+    "target_heroic",
+    "ladder",
+    "system",
+    "key",
+    "metric",
+    "set",
+];
+
+/// What a query asks, parsed by the command line's parser.
+#[derive(Debug, Clone)]
+pub enum Args {
+    Quick(QuickArgs),
+    Balance(Box<BalanceArgs>),
+}
+
+/// A query string read as a quick command or a balance.
 #[derive(Debug, Clone)]
 pub struct Asked {
-    pub system: System,
-    pub args: QuickArgs,
+    pub cmd: Cmd,
+    pub args: Args,
     /// The equivalent command line.
     pub command: String,
     /// The query string that reopens the page on this calculation.
     pub query: String,
+}
+
+impl Asked {
+    /// The flags every evaluating command takes.
+    pub fn common(&self) -> &CommonArgs {
+        match &self.args {
+            Args::Quick(args) => &args.common,
+            Args::Balance(args) => &args.common,
+        }
+    }
+
+    /// The field a message about this calculation is about.
+    pub fn field_of(&self, message: &str) -> Option<String> {
+        field_in(message, self.cmd)
+    }
 }
 
 /// Input the page can fix: the command line's message and, where it names
@@ -53,9 +154,17 @@ pub fn commands() -> impl Iterator<Item = (&'static str, System)> {
     System::ALL.into_iter().map(|s| (quick_command(s), s))
 }
 
-/// The pairs of a query string as a quick command, parsed by the command
-/// line's parser. Empty values are left out (a field left empty takes its
-/// default).
+/// Every command the page takes: the quick commands, then `balance`.
+pub fn every_cmd() -> impl Iterator<Item = Cmd> {
+    System::ALL
+        .into_iter()
+        .map(Cmd::Quick)
+        .chain(std::iter::once(Cmd::Balance))
+}
+
+/// The pairs of a query string as a quick command (or `balance`), parsed
+/// by the command line's parser. Empty values are left out (a field left
+/// empty takes its default).
 pub fn read(pairs: &[(String, String)]) -> Result<Asked, BadInput> {
     let given: Vec<(String, &str)> = pairs
         .iter()
@@ -69,14 +178,14 @@ pub fn read(pairs: &[(String, String)]) -> Result<Asked, BadInput> {
         .ok_or_else(|| {
             BadInput::new(format!("`cmd` is missing: {}", command_list()), Some("cmd"))
         })?;
-    let Some(system) = commands().find(|(name, _)| *name == cmd).map(|(_, s)| s) else {
-        let hint = did_you_mean(cmd, commands().map(|(name, _)| name));
+    let Some(found) = every_cmd().find(|c| c.name() == cmd) else {
+        let hint = did_you_mean(cmd, every_cmd().map(Cmd::name));
         return Err(BadInput::new(
             format!("`cmd` is \"{cmd}\"{hint}; {}", command_list()),
             Some("cmd"),
         ));
     };
-    let positional = system.positional_key().map(|key| key.name);
+    let positional = found.positional();
     let mut words = vec!["oddsmith".to_string(), cmd.to_string()];
     let mut shown = vec!["oddsmith".to_string(), cmd.to_string()];
     let mut flags_shown = Vec::new();
@@ -109,24 +218,34 @@ pub fn read(pairs: &[(String, String)]) -> Result<Asked, BadInput> {
     }
     if !positionals.is_empty() {
         let joined = positionals.join(",");
-        shown.push(shell_word(&joined));
         // After `--`, a value that starts with `-` (a negative dice count)
         // is the positional argument, as the shell user would mean it.
         words.push("--".into());
-        words.push(joined);
+        if found == Cmd::Balance {
+            // The balance takes one hero pool per argument; the page's
+            // field takes them as a comma list (a pool holds no comma).
+            for pool in joined.split(',').map(str::trim) {
+                shown.push(shell_word(pool));
+                words.push(pool.to_string());
+            }
+        } else {
+            shown.push(shell_word(&joined));
+            words.push(joined);
+        }
     }
     shown.extend(flags_shown);
-    let cli = Cli::parse_from_args(&words).map_err(|e| clap_message(&e, system))?;
-    let (Command::Cortex(args)
-    | Command::Scene(args)
-    | Command::Conflict(args)
-    | Command::Advantage(args)
-    | Command::Storytelling(args)) = cli.command
-    else {
-        return Err(BadInput::new("not a quick command", Some("cmd")));
+    let cli = Cli::parse_from_args(&words).map_err(|e| clap_message(&e, found))?;
+    let args = match cli.command {
+        Command::Cortex(args)
+        | Command::Scene(args)
+        | Command::Conflict(args)
+        | Command::Advantage(args)
+        | Command::Storytelling(args) => Args::Quick(args),
+        Command::Balance(args) => Args::Balance(Box::new(args)),
+        _ => return Err(BadInput::new("not a command of the page", Some("cmd"))),
     };
     Ok(Asked {
-        system,
+        cmd: found,
         args,
         command: shown.join(" "),
         query: encode_query(&query),
@@ -134,12 +253,12 @@ pub fn read(pairs: &[(String, String)]) -> Result<Asked, BadInput> {
 }
 
 fn command_list() -> String {
-    let names: Vec<String> = commands().map(|(name, _)| format!("`{name}`")).collect();
+    let names: Vec<String> = every_cmd().map(|c| format!("`{}`", c.name())).collect();
     format!("give one of {}", names.join(", "))
 }
 
 /// Clap's message without its usage lines, with the field it names.
-fn clap_message(error: &clap::Error, system: System) -> BadInput {
+fn clap_message(error: &clap::Error, cmd: Cmd) -> BadInput {
     use clap::error::ErrorKind;
     if matches!(
         error.kind(),
@@ -162,7 +281,7 @@ fn clap_message(error: &clap::Error, system: System) -> BadInput {
         .strip_prefix("error: ")
         .unwrap_or(&message)
         .to_string();
-    let field = field_named(&message, system);
+    let field = field_in(&message, cmd);
     BadInput { message, field }
 }
 
@@ -170,26 +289,21 @@ fn clap_message(error: &clap::Error, system: System) -> BadInput {
 /// the settings every command takes) whose flag, or whose positional name
 /// (`POOL`), it names.
 pub fn field_named(message: &str, system: System) -> Option<String> {
-    let mut found: Option<(usize, String)> = None;
-    let mut consider = |at: Option<usize>, name: &str| {
-        if let Some(at) = at {
-            if found.as_ref().is_none_or(|(best, _)| at < *best) {
-                found = Some((at, name.to_string()));
+    field_in(message, Cmd::Quick(system))
+}
+
+/// The field of `cmd`'s form a message is about: the one whose flag or
+/// positional name it names first.
+pub fn field_in(message: &str, cmd: Cmd) -> Option<String> {
+    let mut found: Option<(usize, &str)> = None;
+    for (label, name) in cmd.labels() {
+        if let Some(at) = find_word(message, &label) {
+            if found.is_none_or(|(best, _)| at < best) {
+                found = Some((at, name));
             }
         }
-    };
-    for key in system.key_defs() {
-        let name = if key.positional {
-            key.name.to_uppercase()
-        } else {
-            key.flag()
-        };
-        consider(find_word(message, &name), key.name);
     }
-    for setting in ["method", "trials", "seed"] {
-        consider(find_word(message, &format!("--{setting}")), setting);
-    }
-    found.map(|(_, name)| name)
+    found.map(|(_, name)| name.to_string())
 }
 
 /// Where `word` stands in `text` as a whole word (not `--vs` inside
@@ -259,7 +373,7 @@ mod tests {
             ("show", "chart"),
         ]))
         .unwrap();
-        assert_eq!(asked.system, System::Cortex);
+        assert_eq!(asked.cmd, Cmd::Quick(System::Cortex));
         assert_eq!(
             asked.command,
             "oddsmith cortex 'd10 2d8 d6' --vs 2d6,3d8 --heroic-step 4"

@@ -11,12 +11,32 @@ use serde_json::{Map, Value};
 use super::System;
 use crate::dice::Pool;
 
+/// A case's inputs: a JSON map, or a result's compact inputs
+/// (`report::stored`), read by key or in order.
+pub trait InputLookup {
+    fn input(&self, key: &str) -> Option<&Value>;
+    fn entries(&self) -> Box<dyn Iterator<Item = (&String, &Value)> + '_>;
+}
+
+impl InputLookup for Map<String, Value> {
+    fn input(&self, key: &str) -> Option<&Value> {
+        self.get(key)
+    }
+
+    fn entries(&self) -> Box<dyn Iterator<Item = (&String, &Value)> + '_> {
+        Box::new(self.iter())
+    }
+}
+
 /// Whether metric `name` can be anything but 0 for a case with `inputs`.
-pub fn metric_applies(system: System, name: &str, inputs: &Map<String, Value>) -> bool {
+pub fn metric_applies(system: System, name: &str, inputs: &impl InputLookup) -> bool {
     match system {
         System::Storytelling if name == super::storytelling::metrics::P_DRAMATIC.name => {
-            let dice = inputs.get("dice").and_then(Value::as_i64).unwrap_or(0);
-            let modifier = inputs.get("modifier").and_then(Value::as_i64).unwrap_or(0);
+            let dice = inputs.input("dice").and_then(Value::as_i64).unwrap_or(0);
+            let modifier = inputs
+                .input("modifier")
+                .and_then(Value::as_i64)
+                .unwrap_or(0);
             dice + modifier <= 0
         }
         System::Cortex => match super::cortex::metrics::POOL_EFFECT.member(name) {
@@ -29,11 +49,11 @@ pub fn metric_applies(system: System, name: &str, inputs: &Map<String, Value>) -
 
 /// The pool's own effect die is one of its dice (stepped down at most, and
 /// a d4 when none is left over): a size larger than its largest die cannot be it.
-fn pool_effect_applies(member: &str, inputs: &Map<String, Value>) -> bool {
+fn pool_effect_applies(member: &str, inputs: &impl InputLookup) -> bool {
     let Some(size) = member.strip_prefix('d').and_then(|s| s.parse::<u32>().ok()) else {
         return true;
     };
-    let Some(pool) = inputs.get("pool").and_then(Value::as_str) else {
+    let Some(pool) = inputs.input("pool").and_then(Value::as_str) else {
         return true;
     };
     match Pool::parse_cortex(pool) {

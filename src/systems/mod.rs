@@ -272,10 +272,10 @@ impl System {
     /// main keys aside (they name the case). The defaults are found by
     /// resolving a case from the main keys alone, so no default is restated
     /// here.
-    pub fn changed_rules(self, inputs: &Map<String, Value>) -> Vec<String> {
+    pub fn changed_rules(self, inputs: &impl applies::InputLookup) -> Vec<String> {
         let main = self.main_keys();
         let entries: Entries = inputs
-            .iter()
+            .entries()
             .filter(|(k, _)| main.contains(&k.as_str()))
             .filter_map(|(k, v)| Some((k.clone(), RawItem::new(RawValue::from_json(v)?))))
             .collect();
@@ -288,7 +288,7 @@ impl System {
             .flat_map(|(k, v)| input_labels(k, v))
             .collect();
         inputs
-            .iter()
+            .entries()
             .filter(|(k, _)| !main.contains(&k.as_str()))
             .flat_map(|(k, v)| input_labels(k, v))
             .filter(|label| !defaults.contains(label))
@@ -298,14 +298,14 @@ impl System {
     /// Whether the input `key` holds the value the system would give it
     /// if it were left out (the case resolved again without it); a key
     /// that cannot be left out is never at a default.
-    pub fn at_default(self, inputs: &Map<String, Value>, key: &str) -> bool {
+    pub fn at_default(self, inputs: &impl applies::InputLookup, key: &str) -> bool {
         let entries: Entries = inputs
-            .iter()
+            .entries()
             .filter(|(k, _)| k.as_str() != key)
             .filter_map(|(k, v)| Some((k.clone(), RawItem::new(RawValue::from_json(v)?))))
             .collect();
         self.resolve(self.options(KeyStyle::Toml, entries))
-            .is_ok_and(|case| case.inputs().get(key) == inputs.get(key))
+            .is_ok_and(|case| case.inputs().get(key) == inputs.input(key))
     }
 
     /// Resolves a case of this system from its options.

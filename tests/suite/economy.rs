@@ -126,13 +126,50 @@ fn a_scene_at_the_defaults_keeps_its_numbers() {
     for (name, value) in metrics {
         assert_eq!(&given["metrics"][name], value, "{name}");
     }
-    // The economy's own metrics, only where its keys are given.
-    assert!(plain["metrics"].get("p_gm_spent").is_none());
-    assert_eq!(given["metrics"]["p_gm_spent"], 0.0);
-    assert_eq!(given["metrics"]["mean_plot_points_spent"], 0.0);
-    assert_eq!(
-        given["metrics"]["mean_final_plot_points"],
-        plain["metrics"]["mean_plot_points"]
+    // Every scene reports the economy: with nothing spent, the plot points
+    // held at the end are the ones earned, and their distribution is the
+    // earned one's.
+    for case in [plain, given] {
+        assert_eq!(case["metrics"]["p_gm_spent"], 0.0);
+        assert_eq!(case["metrics"]["mean_plot_points_spent"], 0.0);
+        assert_eq!(case["metrics"]["mean_doom_dice_spent"], 0.0);
+        assert_eq!(
+            case["metrics"]["mean_final_plot_points"],
+            case["metrics"]["mean_plot_points"]
+        );
+    }
+    let csv = common::oddsmith()
+        .args(["scene", "d10 2d8 d6", "--doom", "3d8"])
+        .args(["--view", "exactly", "--format", "csv"])
+        .output()
+        .unwrap();
+    let csv = String::from_utf8(csv.stdout).unwrap();
+    let rows = |distribution: &str| -> Vec<String> {
+        let prefix = format!("{distribution}:exactly,");
+        csv.lines()
+            .filter_map(|line| line.strip_prefix(&prefix).map(str::to_owned))
+            .collect()
+    };
+    assert!(rows("plot_points").len() >= 2, "{csv}");
+    assert_eq!(rows("plot_points"), rows("final_plot_points"));
+    // Plot points held at the start are still held at the end.
+    let two = json_of(&[
+        "scene",
+        "d10 2d8 d6",
+        "--doom",
+        "3d8",
+        "--start-plot-points",
+        "2",
+        "--format",
+        "json",
+    ]);
+    let earned = plain["metrics"]["mean_plot_points"].as_f64().unwrap();
+    let held = two["results"][0]["metrics"]["mean_final_plot_points"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        (held - (earned + 2.0)).abs() < 1e-12,
+        "{held} vs {earned} + 2"
     );
 }
 

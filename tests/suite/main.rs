@@ -43,6 +43,7 @@ mod report;
 mod scenario_validation;
 mod scene;
 mod serve_api;
+mod serve_balance;
 mod serve_browser;
 mod storytelling;
 mod storytelling_actions;

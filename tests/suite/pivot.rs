@@ -1,6 +1,6 @@
 //! Pivot tables and distribution views from the command line: the README's
 //! Chronicles of Darkness grid as one Markdown table, `--paired`, the views
-//! in CSV, and the exit-2 messages of bad grids.
+//! in CSV and JSON, and the exit-2 messages of bad grids.
 
 use crate::common;
 
@@ -116,6 +116,81 @@ fn a_view_in_csv_keeps_every_outcome() {
         text.contains("left out: under 0.01 % in every case"),
         "{text}"
     );
+}
+
+/// `--format json` keeps its results and adds the grids asked for: a
+/// pivot's cells are the results' own metrics, a view's rows the
+/// distribution's tails.
+#[test]
+fn json_carries_the_grids_beside_the_results() {
+    let v = json_of(&[
+        "storytelling",
+        "3,5,7",
+        "--again",
+        "10,8",
+        "--rows",
+        "dice",
+        "--cols",
+        "again",
+        "--metric",
+        "p_success",
+        "--format",
+        "json",
+    ]);
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results.len(), 6);
+    let grid = &v["grids"][0];
+    assert_eq!(grid["metric"], "p_success");
+    assert_eq!(grid["rows_key"], "dice");
+    let columns: Vec<&str> = grid["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(columns.len(), 2, "{grid}");
+    let rows = grid["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    let mut checked = 0;
+    for r in results {
+        let dice = r["inputs"]["dice"].to_string();
+        let again = r["inputs"]["again"].to_string();
+        let row = rows
+            .iter()
+            .find(|row| row["row"].to_string().trim_matches('"') == dice)
+            .unwrap();
+        let col = columns.iter().position(|c| c.ends_with(&again)).unwrap();
+        assert_eq!(
+            row["values"][col], r["metrics"]["p_success"],
+            "{dice} {again}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 6);
+
+    let v = json_of(&[
+        "storytelling",
+        "4",
+        "--view",
+        "at-least",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["results"].as_array().unwrap().len(), 1);
+    let grid = &v["grids"][0];
+    assert_eq!(grid["metric"], "successes:at-least");
+    let tail: Vec<f64> = grid["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["values"][0].as_f64().unwrap())
+        .collect();
+    // P(at least 0) is 1 and the tail never grows; P(at least 1) is the
+    // chance of success.
+    assert_eq!(tail[0], 1.0);
+    assert!(tail.windows(2).all(|w| w[1] <= w[0]));
+    let p_success = v["results"][0]["metrics"]["p_success"].as_f64().unwrap();
+    assert!((tail[1] - p_success).abs() < 1e-12, "{tail:?} {p_success}");
 }
 
 #[test]

@@ -41,7 +41,7 @@ const EXAMPLES: &[(&str, &[&str])] = &[
     ),
 ];
 
-async fn get(app: &Router, uri: &str) -> (StatusCode, axum::http::HeaderMap, Vec<u8>) {
+pub(crate) async fn get(app: &Router, uri: &str) -> (StatusCode, axum::http::HeaderMap, Vec<u8>) {
     let response = app
         .clone()
         .oneshot(Request::get(uri).body(Body::empty()).unwrap())
@@ -56,42 +56,11 @@ async fn get(app: &Router, uri: &str) -> (StatusCode, axum::http::HeaderMap, Vec
     (status, headers, body)
 }
 
-async fn get_json(app: &Router, uri: &str) -> (StatusCode, Value) {
+pub(crate) async fn get_json(app: &Router, uri: &str) -> (StatusCode, Value) {
     let (status, _, body) = get(app, uri).await;
     let value = serde_json::from_slice(&body)
         .unwrap_or_else(|e| panic!("{uri}: {e}: {}", String::from_utf8_lossy(&body)));
     (status, value)
-}
-
-/// The same JSON, numbers equal to the last few bits (an exact chain's
-/// sums may be added in another order on another thread).
-fn same_numbers(a: &Value, b: &Value, at: &str) {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => {
-            let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
-            assert!(
-                (x - y).abs() <= 1e-12 * x.abs().max(y.abs()).max(1e-300),
-                "{at}: {x} vs {y}"
-            );
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            assert_eq!(x.len(), y.len(), "{at}");
-            for (x, y) in x.iter().zip(y) {
-                same_numbers(x, y, at);
-            }
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            assert_eq!(
-                x.keys().collect::<Vec<_>>(),
-                y.keys().collect::<Vec<_>>(),
-                "{at}"
-            );
-            for (k, x) in x {
-                same_numbers(x, &y[k], &format!("{at}.{k}"));
-            }
-        }
-        _ => assert_eq!(a, b, "{at}"),
-    }
 }
 
 fn app() -> Router {
@@ -106,7 +75,8 @@ async fn every_system_answers_what_its_quick_command_prints() {
         assert_eq!(status, StatusCode::OK, "{query}: {body}");
         let mut cli = args.to_vec();
         cli.extend(["--format", "json"]);
-        same_numbers(&body["report"], &json_of(&cli), query);
+        // To the last bit: the report is the one the command line prints.
+        assert_eq!(body["report"], json_of(&cli), "{query}");
         assert_eq!(body["methods"], serde_json::json!(["exact"]), "{query}");
         assert!(
             body["table"].as_str().unwrap().contains("<table>"),
@@ -454,11 +424,14 @@ async fn the_forms_come_from_the_key_descriptors() {
     assert!(String::from_utf8(page).unwrap().contains("/app.js"));
 }
 
-#[test]
-fn the_binary_serves_on_loopback_and_ctrl_c_exits_130() {
-    use std::io::{BufRead, BufReader, Read, Write};
+/// `oddsmith serve ARGS` started with `env` set, and the address it says
+/// it listens on.
+fn start_serve(args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
     let mut child = std::process::Command::new(crate::common::bin())
-        .args(["serve", "--bind", "127.0.0.1:0"])
+        .arg("serve")
+        .args(args)
+        .envs(env.iter().copied())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -473,20 +446,29 @@ fn the_binary_serves_on_loopback_and_ctrl_c_exits_130() {
         .and_then(|rest| rest.split('/').next())
         .unwrap_or_else(|| panic!("no address in {line:?}"))
         .to_string();
-    assert!(addr.starts_with("127.0.0.1:"), "{line}");
-    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    (child, addr)
+}
+
+/// The whole HTTP/1.1 answer to `GET path` from the server at `addr`.
+fn http_get(addr: &str, path: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(20)))
         .unwrap();
     write!(
         stream,
-        "GET /api/evaluate?cmd=storytelling&dice=3 HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
     )
     .unwrap();
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();
-    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-    assert!(answer.contains("\"p_success\""));
+    answer
+}
+
+/// Ctrl-C to the server: its exit status and what it wrote on stderr.
+fn stop(mut child: std::process::Child) -> (std::process::ExitStatus, String) {
+    use std::io::Read;
     // SAFETY: signalling the child this test started, by its id.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let start = std::time::Instant::now();
@@ -500,7 +482,6 @@ fn the_binary_serves_on_loopback_and_ctrl_c_exits_130() {
         );
         std::thread::sleep(Duration::from_millis(20));
     };
-    assert_eq!(status.code(), Some(130));
     let mut stderr = String::new();
     child
         .stderr
@@ -508,7 +489,75 @@ fn the_binary_serves_on_loopback_and_ctrl_c_exits_130() {
         .unwrap()
         .read_to_string(&mut stderr)
         .unwrap();
+    (status, stderr)
+}
+
+#[test]
+fn the_binary_serves_on_loopback_and_ctrl_c_exits_130() {
+    let (child, addr) = start_serve(&["--bind", "127.0.0.1:0"], &[]);
+    assert!(addr.starts_with("127.0.0.1:"), "{addr}");
+    let answer = http_get(&addr, "/api/evaluate?cmd=storytelling&dice=3");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("\"p_success\""));
+    let (status, stderr) = stop(child);
+    assert_eq!(status.code(), Some(130));
     assert!(stderr.contains("interrupted"), "{stderr}");
+}
+
+#[test]
+fn open_hands_the_url_to_the_browser_that_browser_names() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let opened = dir.path().join("opened");
+    // A browser that writes the one argument it is given into a file
+    // (through a temporary name, so the file appears whole).
+    let script = dir.path().join("browser");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nprintf '%s|%s' \"$#\" \"$1\" > '{0}.part' && mv '{0}.part' '{0}'\n",
+            opened.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (child, addr) = start_serve(
+        &["--bind", "127.0.0.1:0", "--open"],
+        &[("BROWSER", script.as_os_str())],
+    );
+    let start = std::time::Instant::now();
+    while !opened.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the browser was not run"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let given = std::fs::read_to_string(&opened).unwrap();
+    assert_eq!(given, format!("1|http://{addr}/"));
+    // The URL it was given is the page.
+    let page = http_get(&addr, "/");
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(page.contains("/app.js"), "{page}");
+    let (status, stderr) = stop(child);
+    assert_eq!(status.code(), Some(130));
+    assert!(!stderr.contains("cannot open"), "{stderr}");
+
+    // A browser that cannot be run: a note with the URL, and the server
+    // serves all the same.
+    let missing = dir.path().join("no-such-browser");
+    let (child, addr) = start_serve(
+        &["--bind", "127.0.0.1:0", "--open"],
+        &[("BROWSER", missing.as_os_str())],
+    );
+    let page = http_get(&addr, "/");
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    let (status, stderr) = stop(child);
+    assert_eq!(status.code(), Some(130));
+    assert!(
+        stderr.contains("cannot open a browser") && stderr.contains(&format!("http://{addr}/")),
+        "{stderr}"
+    );
 }
 
 #[test]

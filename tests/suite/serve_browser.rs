@@ -4,7 +4,9 @@
 //! open a calculation, type a pool and see the success cell change,
 //! switch views, open the shared link and get the same state, type a bad
 //! pool and see its message beside the field with the last result kept,
-//! and fetch the CSV download. Screenshots at 1280 and 390 px wide go to
+//! and fetch the CSV download; then the balance form, in both its forms,
+//! showing the rung the command line chooses. Screenshots at 1280 and
+//! 390 px wide go to
 //! `target/serve-screenshots/`. The whole test is bounded in time and
 //! stops the browser and its driver itself.
 
@@ -332,4 +334,140 @@ async fn steps(client: &Client, base: &str) {
     })
     .await;
     shoot(client, 390, 1400, "page-390.png").await;
+
+    balance_steps(client).await;
+}
+
+/// The text of the balance's sentence naming its chosen rung, once the
+/// page shows one that contains every one of `wanted`.
+async fn chosen_rung(client: &Client, wanted: &[&str]) -> String {
+    until(
+        Duration::from_secs(30),
+        "the balance's chosen rung",
+        || async {
+            let found = client
+                .find_all(Locator::XPath(
+                    "//div[@id='table']//p[contains(., 'is closest to')]",
+                ))
+                .await
+                .ok()?;
+            for p in found {
+                let text = p.text().await.ok()?;
+                if wanted.iter().all(|w| text.contains(w)) {
+                    return Some(text);
+                }
+            }
+            None
+        },
+    )
+    .await
+}
+
+/// The balance form: pick it, type hero pools and a target, and see the
+/// rung the command line chooses; then the general form, whose system's
+/// keys become fields once the system is named.
+async fn balance_steps(client: &Client) {
+    let wait = Duration::from_secs(30);
+    client.set_window_size(1280, 1600).await.unwrap();
+    client
+        .find(Locator::Css("[data-cmd='balance']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let views = client.find(Locator::Css("#views")).await.unwrap();
+    assert!(!views.is_displayed().await.unwrap());
+    type_into(client, "#f-pools", "d8 d6 d6, d10 2d8 d6").await;
+    type_into(client, "#f-target", "0.5").await;
+    let cli = crate::common::json_of(&[
+        "balance",
+        "d8 d6 d6",
+        "d10 2d8 d6",
+        "--target",
+        "0.5",
+        "--format",
+        "json",
+    ]);
+    for balance in cli["balance"].as_array().unwrap() {
+        let best = balance["best"].as_str().unwrap();
+        let label = balance["best_label"].as_str().unwrap();
+        let pool = balance["pool"].as_str().unwrap();
+        chosen_rung(client, &[pool, &format!("is {best} ({label})")]).await;
+    }
+    until(wait, "the balance's command line", || async {
+        Some(text_of(client, "#command").await)
+            .filter(|c| c == "oddsmith balance 'd8 d6 d6' 'd10 2d8 d6' --target 0.5")
+    })
+    .await;
+    shoot(client, 1280, 1600, "balance-1280.png").await;
+    client
+        .find(Locator::Css("[data-show='chart']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until(wait, "the balance's chart", || async {
+        let figure = client.find(Locator::Css("#charts figure svg")).await.ok()?;
+        figure.is_displayed().await.ok().filter(|shown| *shown)
+    })
+    .await;
+    shoot(client, 1280, 1600, "balance-1280-chart.png").await;
+    client
+        .find(Locator::Css("[data-show='table']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+
+    // The general form: Storytelling's dice for 90 % at 9-again.
+    type_into(client, "#f-pools", "").await;
+    client
+        .find(Locator::Css("#general summary"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    type_into(client, "#f-system", "storytelling").await;
+    type_into(client, "#f-key", "dice").await;
+    type_into(client, "#f-ladder", "1,2,3,4,5,6,7,8").await;
+    type_into(client, "#f-metric", "p_success").await;
+    type_into(client, "#f-target", "0.9").await;
+    until(wait, "Storytelling's keys as fields", || async {
+        client
+            .find(Locator::Css("#system-keys #f-again"))
+            .await
+            .ok()
+    })
+    .await;
+    type_into(client, "#f-again", "9").await;
+    let cli = crate::common::json_of(&[
+        "balance",
+        "--system",
+        "storytelling",
+        "--key",
+        "dice",
+        "--ladder",
+        "1,2,3,4,5,6,7,8",
+        "--metric",
+        "p_success",
+        "--target",
+        "0.9",
+        "--again",
+        "9",
+        "--format",
+        "json",
+    ]);
+    let best = &cli["balance"][0]["best"];
+    chosen_rung(client, &[&format!("is dice={best},")]).await;
+    shoot(client, 390, 1400, "balance-390.png").await;
+    // The answer, below the form on a phone.
+    client
+        .execute("document.getElementById('answer').scrollIntoView()", vec![])
+        .await
+        .unwrap();
+    shoot(client, 390, 1400, "balance-390-answer.png").await;
 }

@@ -1,6 +1,6 @@
 //! The scene's economy at a glance (docs/cortex.md, "The scene's economy"):
-//! for each hero pool (a column), by starting doom pool (the x axis), one
-//! line per way of spending (nobody, the hero, the GM, both): the
+//! for each hero pool (a column), by starting doom pool (the categories), one
+//! bar per way of spending (nobody, the hero, the GM, both): the
 //! successes the scene brings, the doom dice left at its end and the doom
 //! dice the GM spent. The hero spends blind, before the doom pool rolls, so
 //! the plot points spent do not depend on the doom pool: a note gives them
@@ -8,7 +8,7 @@
 //! (`mean_plot_points_spent`, `p_gm_spent`).
 
 use super::model::{
-    line_legend, palette, Axis, Chart, LineSeries, Lines, Panel, Plot, Point, MIN_HEIGHT,
+    bar_legend, palette, Axis, BarSeries, Bars, Chart, LegendItem, Panel, Plot, MIN_HEIGHT,
 };
 use super::{fixed_rules_note, input, method_note, metric_value, stem, width_for};
 use crate::report::CaseResult;
@@ -16,7 +16,7 @@ use crate::systems::cortex::keys::{DOOM, GM_SPEND, HERO_SPEND, SCENE_POOL};
 use crate::systems::cortex::scene_metrics as m;
 use crate::systems::System;
 
-/// Who spends in a case, as a line: its name and place in the legend.
+/// Who spends in a case, as a series: its name and place in the legend.
 fn spending(r: &CaseResult) -> (usize, &'static str) {
     let hero = input(r, &HERO_SPEND).is_some_and(|h| h != "never");
     let gm = input(r, &GM_SPEND).is_some_and(|g| g != "never");
@@ -59,7 +59,9 @@ pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
         .copied()
         .filter(|r| metric_value(r, m::P_GM_SPENT.name).is_some())
         .collect();
-    if cases.is_empty() {
+    // Every scene reports the economy's metrics; the chart is for scenarios
+    // that compare ways of spending, so it needs a case in which someone spends.
+    if !cases.iter().any(|r| spending(r).0 > 0) {
         return Vec::new();
     }
     let mut pools: Vec<String> = Vec::new();
@@ -75,7 +77,9 @@ pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
     let mut panels = Vec::new();
     for (metric, label, caption, idle_drawn) in ROWS {
         for pool in &pools {
-            let mut series: Vec<LineSeries> = Vec::new();
+            // The doom pools are categories, not a scale: grouped bars, one
+            // per way of spending, side by side at each starting pool.
+            let mut series: Vec<(usize, BarSeries)> = Vec::new();
             for r in cases
                 .iter()
                 .filter(|r| input(r, &SCENE_POOL).as_ref() == Some(pool))
@@ -91,54 +95,55 @@ pub fn charts(results: &[&CaseResult]) -> Vec<Chart> {
                 let Some(y) = metric_value(r, metric) else {
                     continue;
                 };
-                let point = Point {
-                    x: (x + 1) as f64,
-                    y,
+                let at = match series.iter().position(|(j, _)| *j == i) {
+                    Some(at) => at,
+                    None => {
+                        series.push((
+                            i,
+                            BarSeries {
+                                name: name.into(),
+                                colour: palette(i),
+                                values: vec![None; dooms.len()],
+                            },
+                        ));
+                        series.len() - 1
+                    }
                 };
-                match series.iter_mut().find(|s| s.name == name) {
-                    // A case repeating a (pool, doom, spending) the chart
-                    // has, such as another scene length, is not drawn twice.
-                    Some(s) if s.points.iter().any(|p| p.x == point.x) => {}
-                    Some(s) => s.points.push(point),
-                    None => series.push(LineSeries {
-                        name: name.into(),
-                        colour: palette(i),
-                        marker: i,
-                        points: vec![point],
-                    }),
-                }
+                // A case repeating a (pool, doom, spending) the chart has,
+                // such as another scene length, is not drawn twice.
+                series[at].1.values[x].get_or_insert(y);
             }
-            series.sort_by_key(|s| s.marker);
+            series.sort_by_key(|(i, _)| *i);
             panels.push(Panel {
                 caption: Some(format!("hero pool {pool}: {caption}")),
-                plot: Plot::Lines(Lines {
-                    series,
-                    x_label: "Doom pool at the start".into(),
-                    x_ticks: dooms
-                        .iter()
-                        .enumerate()
-                        .map(|(i, d)| ((i + 1) as f64, d.clone()))
-                        .collect(),
+                plot: Plot::Bars(Bars {
+                    horizontal: false,
+                    stacked: false,
+                    categories: dooms.clone(),
+                    category_label: "Doom pool at the start".into(),
+                    series: series.into_iter().map(|(_, s)| s).collect(),
                     axis: Axis::number(label, 1),
-                    step: false,
+                    value_labels: false,
                 }),
             });
         }
     }
-    let mut legend = Vec::new();
+    let mut legend: Vec<LegendItem> = Vec::new();
     for panel in &panels {
-        if let Plot::Lines(lines) = &panel.plot {
-            for item in line_legend(&lines.series) {
-                if !legend
-                    .iter()
-                    .any(|l: &super::model::LegendItem| l.name == item.name)
-                {
+        if let Plot::Bars(bars) = &panel.plot {
+            for item in bar_legend(&bars.series) {
+                if !legend.iter().any(|l| l.name == item.name) {
                     legend.push(item);
                 }
             }
         }
     }
-    legend.sort_by_key(|l| l.marker);
+    // In spending order (nobody, the hero, the GM, both), as the bars stand.
+    legend.sort_by_key(|l| {
+        ["nobody", "the hero", "the GM", "both"]
+            .iter()
+            .position(|p| l.name.starts_with(p))
+    });
     let columns = pools.len().clamp(1, 3);
     let mut chart = Chart {
         stem: stem(System::CortexScene, "economy"),

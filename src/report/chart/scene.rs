@@ -85,7 +85,7 @@ fn follows(cases: &[&CaseResult], line: &str, key: &str) -> bool {
 fn longest_scenes<'a>(cases: &[&'a CaseResult]) -> Vec<&'a CaseResult> {
     let mut out: Vec<&CaseResult> = Vec::new();
     let others = |r: &CaseResult| {
-        let mut inputs = r.inputs.clone();
+        let mut inputs = r.inputs.to_map();
         inputs.remove(ACTIONS.name);
         inputs
     };

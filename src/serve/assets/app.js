@@ -11,6 +11,7 @@ const EXAMPLES = {
   conflict: { hero: "d10 2d8 d6", foe: "d10 d8" },
   storytelling: { dice: "5" },
   advantage: { die: "d8", stat: "1", rolls: "6" },
+  balance: { pools: "d10 2d8 d6", target: "0.6" },
 };
 const VIEWS = ["exactly", "at-least", "at-most"];
 const SHOWS = ["table", "chart"];
@@ -75,24 +76,68 @@ function buildNav() {
 }
 
 // The form of the current system: values from the query string, else the
-// system's example (a fresh page answers something at once).
+// system's example (a fresh page answers something at once). The keys that
+// name a case come first; the general balance's fields and the rules fold.
 function buildForm(params) {
   const sys = formOf(state.cmd);
   $("title").textContent = sys.title;
   const given = (name) => (params ? params.getAll(name).join(",") : "");
   const example = params && [...params.keys()].some((k) => k !== "cmd" && k !== "view" && k !== "show") ? {} : EXAMPLES[state.cmd] || {};
   const fieldOf = (f) => field(f, given(f.name) || example[f.name] || "");
-  const rules = sys.fields.filter((f) => !f.main);
-  const fold = el("details", { id: "rules" }, el("summary", {}, "Rules (" + rules.length + ")"), ...rules.map(fieldOf));
-  if (rules.some((f) => given(f.name))) fold.open = true;
-  $("form").replaceChildren(...sys.fields.filter((f) => f.main).map(fieldOf), ...(rules.length ? [fold] : []));
+  const fold = (id, title, fields) => {
+    const d = el("details", { id }, el("summary", {}, title + " (" + fields.length + ")"), ...fields.map(fieldOf));
+    if (fields.some((f) => given(f.name))) d.open = true;
+    return d;
+  };
+  const general = sys.fields.filter((f) => f.group === "general");
+  const rules = sys.fields.filter((f) => !f.main && f.group !== "general");
+  const parts = sys.fields.filter((f) => f.main).map(fieldOf);
+  if (general.length) parts.push(fold("general", "Any system: --system, --key, --metric", general));
+  if (rules.length) parts.push(fold("rules", sys.system_keys ? "Cortex roll rules" : "Rules", rules));
+  $("form").replaceChildren(...parts);
+  if (sys.system_keys) {
+    systemKeys(params);
+    $("f-system").addEventListener("input", () => systemKeys(null));
+  }
   const kept = {};
   for (const f of state.forms.settings) {
     const old = $("f-" + f.name);
     kept[f.name] = old ? old.value : "";
   }
-  $("settings").replaceChildren(...state.forms.settings.map((f) => field(f, given(f.name) || kept[f.name])));
-  if (state.forms.settings.some((f) => given(f.name))) $("more").open = true;
+  const settings = state.forms.settings.filter((f) => sys.settings.includes(f.name));
+  $("settings").replaceChildren(...settings.map((f) => field(f, given(f.name) || kept[f.name])));
+  if (settings.some((f) => given(f.name))) $("more").open = true;
+  $("more-title").textContent = sys.settings.length > 3 ? "Method, trials, seed and table layout" : "Method, trials and seed";
+  $("views").hidden = sys.system_keys;
+  $("hint").hidden = sys.system_keys;
+}
+
+// The balance's general form: once a system is named, that system's keys
+// (from its own form) are fields, as `--pool`, `--dice` ...; the values
+// typed there are kept while the system stays.
+function systemKeys(params) {
+  const sys = formOf(state.cmd);
+  const chosen = $("f-system").value.trim();
+  const other = state.forms.systems.find((s) => s.system === chosen);
+  const old = $("system-keys");
+  const kept = {};
+  if (old) {
+    for (const input of old.querySelectorAll("[name]")) kept[input.name] = input.value;
+    if (old.dataset.system === chosen) return;
+  }
+  if (!other) {
+    if (old) old.remove();
+    return;
+  }
+  const taken = new Set(sys.fields.map((f) => f.name).concat(sys.settings));
+  const fields = other.fields
+    .filter((f) => !taken.has(f.name))
+    .map((f) => Object.assign({}, f, { label: f.flag, positional: false, lists: false, required: false }));
+  const given = (name) => (params ? params.getAll(name).join(",") : "") || kept[name] || "";
+  const d = el("details", { id: "system-keys", "data-system": chosen },
+    el("summary", {}, "Keys of " + chosen + " (" + fields.length + ")"), ...fields.map((f) => field(f, given(f.name))));
+  d.open = true;
+  if (old) old.replaceWith(d); else $("general").after(d);
 }
 
 function pressed() {
@@ -111,7 +156,7 @@ function currentQuery() {
     if (value === "" || (input.name === "method" && value === "auto")) continue;
     q.append(input.name, value);
   }
-  if (state.view !== "exactly") q.set("view", state.view);
+  if (state.view !== "exactly" && !formOf(state.cmd).system_keys) q.set("view", state.view);
   if (state.show !== "table") q.set("show", state.show);
   return q;
 }

@@ -41,6 +41,7 @@ pub(crate) mod sample;
 pub mod scene;
 #[rustfmt::skip]
 pub(crate) mod scene_metrics;
+mod scene_sample;
 pub(crate) mod score;
 mod tally;
 pub(crate) mod weight;

@@ -4,10 +4,10 @@
 //! the doom pool one die (a d6 stepped up once per extra hitch) and earns the
 //! player a plot point; optionally the GM ends the scene by spending 2d12.
 //!
-//! This module holds the case, its options, tallies, metrics and the Monte
-//! Carlo method, which plays scenes die by die with the same [`Scorer`] as
-//! every Cortex roll; the exact method is the chain in
-//! [`super::doom_chain`]. Both fill one [`SceneHists`], read by one
+//! This module holds the case, its options, tallies and metrics; the Monte
+//! Carlo trial, which plays scenes die by die with the rule every Cortex
+//! roll is scored by, is [`super::scene_sample`], and the exact method the
+//! chain in [`super::doom_chain`]. Both fill one [`SceneHists`], read by one
 //! `metrics()` and one `rows()`. Success and heroic success are the Cortex
 //! [`Rules`]' own.
 
@@ -17,16 +17,15 @@ use serde_json::{json, Map, Value};
 use crate::dice::{Die, Pool};
 use crate::distribution::{hist_rows, DistRow, Evaluation, Hist, Metric};
 use crate::engine::exact::{Budget, ExactError};
-use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
-use crate::engine::rng::{DiceRng, DieRoller};
+use crate::engine::monte_carlo::{self, Interrupted, McSettings};
 use crate::options::{OptionError, Options};
 
 use super::economy::Economy;
 use super::keys::{ACTIONS, DOOM, ECONOMY_KEYS, END_AT_2D12, SCENE_POOL};
 use super::rules::Rules;
-use super::sample::{dice_table, roll_pool};
+use super::sample::dice_table;
 use super::scene_metrics as m;
-use super::score::Scorer;
+use super::scene_sample::SceneSampler;
 use crate::systems::SystemCase;
 
 pub use super::keys::MAX_ACTIONS;
@@ -71,8 +70,9 @@ pub struct SceneCase {
     pub rules: Rules,
     pub end_at_2d12: bool,
     /// The plot points and doom dice spent (docs/cortex.md, "The scene's
-    /// economy"); `None` when the case gives none of its keys, so it
-    /// reports what a scene did before them.
+    /// economy"). A case read from options always has one (every key at
+    /// its default when none is given); `None`, for tests and benchmarks,
+    /// is the plain scene without the economy's metrics.
     pub economy: Option<Economy>,
 }
 
@@ -88,7 +88,7 @@ impl SceneCase {
         let actions = options.int_of(&ACTIONS)? as u32;
         let rules = Rules::from_options(&mut options)?;
         let end_at_2d12 = options.bool_of(&END_AT_2D12)?;
-        let economy = Economy::from_options(&mut options, &pool)?;
+        let economy = Some(Economy::from_options(&mut options, &pool)?);
         options.finish()?;
         Ok(SceneCase {
             pool,
@@ -108,7 +108,7 @@ impl SceneCase {
 
     /// Whether an action totalling `action` beats a doom total of `reaction`,
     /// and whether it does so heroically.
-    fn outcome(&self, action: u32, reaction: u32) -> (bool, bool) {
+    pub(super) fn outcome(&self, action: u32, reaction: u32) -> (bool, bool) {
         let margin = i64::from(action) - i64::from(reaction);
         (self.rules.succeeds(margin), self.rules.is_heroic(margin))
     }
@@ -197,12 +197,16 @@ impl SceneCase {
         &self,
         settings: &McSettings<'_>,
     ) -> Result<SceneHists<f64>, Interrupted> {
-        let sampler = SceneSampler {
+        Ok(monte_carlo::run(&self.sampler(), settings)?.to_probabilities(settings.trials))
+    }
+
+    /// The Monte Carlo trial of this scene ([`super::scene_sample`]).
+    pub(super) fn sampler(&self) -> SceneSampler<'_> {
+        SceneSampler {
             case: self,
             action: dice_table(&self.pool),
             start: key_of(&self.doom),
-        };
-        Ok(monte_carlo::run(&sampler, settings)?.to_probabilities(settings.trials))
+        }
     }
 
     /// Every docs/cortex.md metric from the tallies; one function for both methods.
@@ -253,67 +257,6 @@ impl SceneCase {
             rows: self.rows(h),
             dropped_mass: (h.dropped > 0.0).then_some(h.dropped),
         }
-    }
-}
-
-/// The Monte Carlo trial: one whole scene.
-struct SceneSampler<'a> {
-    case: &'a SceneCase,
-    action: Vec<(u8, u8)>,
-    start: DoomKey,
-}
-
-impl Sampler for SceneSampler<'_> {
-    type Tally = SceneHists<u64>;
-
-    fn new_tally(&self) -> Self::Tally {
-        SceneHists::new(self.case.actions)
-    }
-
-    fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally) {
-        let case = self.case;
-        let mut doom = self.start;
-        let (mut successes, mut heroics, mut plot_points) = (0, 0, 0);
-        let mut ended = false;
-        let mut roller = DieRoller::new(rng);
-        for i in 0..case.actions as usize {
-            if case.ends(&doom) {
-                ended = true;
-                break;
-            }
-            let action = roll_pool(&self.action, case.rules.keep, &mut roller);
-            // The GM rolls the whole doom pool and sums `reaction_keep` dice.
-            let mut reaction = Scorer::new(case.rules.reaction_keep);
-            for step in (0..5).rev() {
-                let sides = Die::from_step(step as u32).expect("d4..d12").sides();
-                for _ in 0..doom[step] {
-                    reaction.push(step as u8, roller.roll(sides) as u8);
-                }
-            }
-            let (success, heroic) = case.outcome(action.total, reaction.finish().total);
-            if success {
-                successes += 1;
-                tally.success_by_action[i] += 1;
-            }
-            heroics += u32::from(heroic);
-            if action.hitches >= 1 {
-                doom[doom_die_step(action.hitches)] += 1;
-                plot_points += 1;
-            }
-        }
-        tally.successes.add(successes, 1);
-        tally.heroics.add(i64::from(heroics), 1);
-        tally.plot_points.add(plot_points, 1);
-        if ended {
-            tally.ended += 1;
-        } else {
-            *tally.final_doom.entry(doom).or_insert(0) += 1;
-            tally.final_dice.add(dice_in(&doom) as i64, 1);
-        }
-    }
-
-    fn merge(&self, into: &mut Self::Tally, other: Self::Tally) {
-        into.merge(&other);
     }
 }
 

@@ -20,7 +20,7 @@ pub const MEAN_PLOT_POINTS: MetricDef = MetricDef::mean("mean_plot_points", "ave
 pub const P_ENDED_EARLY: MetricDef = MetricDef::probability("p_ended_early", "chance the scene ends early");
 pub const MEAN_FINAL_DOOM_DICE: MetricDef = MetricDef::conditional_mean("mean_final_doom_dice", "average doom dice at the end", "of scenes not ended early");
 
-// The scene's economy (docs/cortex.md), reported when a case gives its keys.
+// The scene's economy (docs/cortex.md), reported for every scene case.
 // A Cortex roll's plot points spent read the same.
 pub use super::metrics::MEAN_PLOT_POINTS_SPENT;
 pub const MEAN_FINAL_PLOT_POINTS: MetricDef = MetricDef::mean("mean_final_plot_points", "average plot points held at the end");

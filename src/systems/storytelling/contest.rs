@@ -23,7 +23,8 @@ use super::keys::{
     ContestTies, CHANCE_DIE_EXPLODES, CONTEST_TIES, VS_AGAIN, VS_DICE, VS_MODIFIER, VS_ROTE,
 };
 use super::metrics as m;
-use super::rules::{Rules, SIDES};
+use super::rules::{Roll, Rules, SIDES};
+use super::stream::D10s;
 use super::{record, StHists, StorytellingCase};
 
 /// A resolved contested action: the roller's single-roll case and the
@@ -141,6 +142,37 @@ impl ContestCase {
         Ok((mine, ContestHists { net, win }, dropped))
     }
 
+    /// The number of dice each of `trials` contests of one Monte Carlo
+    /// block (block 0 of `seed`) throws, both pools and any rerolled
+    /// pairs, for the benches' generator floor (a die roller per contest,
+    /// as the trials have).
+    #[doc(hidden)]
+    pub fn floor_dice(&self, trials: u64, seed: u64) -> Vec<u32> {
+        let sampler = ContestSampler { case: *self };
+        let mut tally = sampler.new_tally();
+        let (mine, theirs) = (self.base.rules, self.opponent);
+        let mut rng = crate::engine::rng::block_rng(seed, 0);
+        (0..trials)
+            .map(|_| {
+                let mut roller = DieRoller::new(&mut rng);
+                let mut thrown = 0;
+                let mut faces = || {
+                    thrown += 1;
+                    Some(roller.roll(u32::from(SIDES)) as u8)
+                };
+                sampler.play(
+                    &mut || {
+                        let a = mine.roll(&mut faces).expect("random faces never run out");
+                        let b = theirs.roll(&mut faces).expect("random faces never run out");
+                        (a, b)
+                    },
+                    &mut tally,
+                );
+                thrown
+            })
+            .collect()
+    }
+
     /// Monte Carlo histograms: each trial one contest rolled die by die;
     /// the roller's first roll is also a sample of the single roll.
     pub fn monte_carlo_hists(
@@ -164,34 +196,16 @@ struct ContestSampler {
     case: ContestCase,
 }
 
-impl Sampler for ContestSampler {
-    type Tally = (StHists<u64>, ContestHists<u64>);
-
-    fn new_tally(&self) -> Self::Tally {
-        let mine = self.case.base.rules.pool.clamp(1, 4096);
-        let theirs = self.case.opponent.pool.clamp(1, 4096);
-        let single = StHists {
-            successes: Hist::with_range(0, 2 * mine + 4),
-            dramatic: 0,
-            dropped: 0.0,
-        };
-        let contest = ContestHists {
-            net: Hist::with_range(-2 * theirs - 4, 2 * mine + 4),
-            win: 0,
-        };
-        (single, contest)
-    }
-
-    #[inline]
-    fn trial(&self, rng: &mut DiceRng, (single, contest): &mut Self::Tally) {
-        let (mine, theirs) = (&self.case.base.rules, &self.case.opponent);
-        let mut roller = DieRoller::new(rng);
-        let mut faces = || Some(roller.roll(u32::from(SIDES)) as u8);
-        let mut pair = || {
-            let a = mine.roll(&mut faces).expect("random faces never run out");
-            let b = theirs.roll(&mut faces).expect("random faces never run out");
-            (a, b)
-        };
+impl ContestSampler {
+    /// One contest, each pair of rolls (the roller's, the opponent's) made
+    /// by `pair`, counted into the tally: the roller's first roll is also a
+    /// sample of the single roll.
+    #[inline(always)]
+    fn play(
+        &self,
+        pair: &mut impl FnMut() -> (Roll, Roll),
+        (single, contest): &mut (StHists<u64>, ContestHists<u64>),
+    ) {
         let (a, b) = pair();
         record(a, 1u64, single);
         let net = i64::from(a.successes) - i64::from(b.successes);
@@ -211,6 +225,69 @@ impl Sampler for ContestSampler {
             }
         };
         contest.win += u64::from(won);
+    }
+}
+
+impl Sampler for ContestSampler {
+    type Tally = (StHists<u64>, ContestHists<u64>);
+
+    fn new_tally(&self) -> Self::Tally {
+        let mine = self.case.base.rules.pool.clamp(1, 4096);
+        let theirs = self.case.opponent.pool.clamp(1, 4096);
+        let single = StHists {
+            successes: Hist::with_range(0, 2 * mine + 4),
+            dramatic: 0,
+            dropped: 0.0,
+        };
+        let contest = ContestHists {
+            net: Hist::with_range(-2 * theirs - 4, 2 * mine + 4),
+            win: 0,
+        };
+        (single, contest)
+    }
+
+    #[inline]
+    fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally) {
+        let (mine, theirs) = (&self.case.base.rules, &self.case.opponent);
+        let mut roller = DieRoller::new(rng);
+        let mut faces = || Some(roller.roll(u32::from(SIDES)) as u8);
+        self.play(
+            &mut || {
+                let a = mine.roll(&mut faces).expect("random faces never run out");
+                let b = theirs.roll(&mut faces).expect("random faces never run out");
+                (a, b)
+            },
+            tally,
+        );
+    }
+
+    /// Two plain pools ([`super::sample::fast`]) under the same target and
+    /// `again` rolled from the block's draws in bulk ([`D10s`]): the same
+    /// faces, pool after pool.
+    fn block(&self, rng: &mut DiceRng, trials: u64, tally: &mut Self::Tally) {
+        let (mine, theirs) = (self.case.base.rules, self.case.opponent);
+        let alike = (mine.target, mine.again) == (theirs.target, theirs.again);
+        if !(alike && super::sample::fast(&mine) && super::sample::fast(&theirs)) {
+            for _ in 0..trials {
+                self.trial(rng, tally);
+            }
+            return;
+        }
+        let mut draws = D10s::new(rng, &mine);
+        let scored = |successes| Roll {
+            successes,
+            dramatic: false,
+        };
+        for _ in 0..trials {
+            self.play(
+                &mut || {
+                    let a = scored(draws.pool(mine.pool));
+                    (a, scored(draws.pool(theirs.pool)))
+                },
+                tally,
+            );
+            draws.next_trial();
+        }
     }
 
     fn merge(&self, into: &mut Self::Tally, other: Self::Tally) {
@@ -272,5 +349,62 @@ impl SystemCase for ContestCase {
             "dice={}{modifier} vs {}",
             self.base.dice, self.vs_dice
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rng::block_rng;
+
+    /// A block rolled from the draws in bulk counts what the same block
+    /// counts played contest by contest through [`Rules::roll`], for each
+    /// way of settling ties (rerolled pairs included), and for opponents
+    /// under other rules, which the trial plays.
+    #[test]
+    fn the_bulk_block_is_the_trial_by_trial_block() {
+        let rules = |pool, again| Rules {
+            pool,
+            again,
+            ..Rules::default()
+        };
+        for (mine, theirs) in [
+            (rules(5, 10), rules(4, 10)),
+            (rules(1, 8), rules(2, 8)),
+            (rules(3, 10), rules(3, 9)),
+            (rules(2, 10), rules(0, 10)),
+        ] {
+            for ties in [
+                ContestTies::Opponent,
+                ContestTies::Roller,
+                ContestTies::Reroll,
+            ] {
+                let base = StorytellingCase {
+                    dice: mine.pool,
+                    modifier: 0,
+                    rules: mine,
+                    need: 1,
+                    exceptional: 5,
+                };
+                let sampler = ContestSampler {
+                    case: ContestCase {
+                        base,
+                        vs_dice: theirs.pool,
+                        vs_modifier: 0,
+                        opponent: theirs,
+                        ties,
+                    },
+                };
+                let trials = 5_000;
+                let mut bulk = sampler.new_tally();
+                sampler.block(&mut block_rng(6, 1), trials, &mut bulk);
+                let mut one_by_one = sampler.new_tally();
+                let mut rng = block_rng(6, 1);
+                for _ in 0..trials {
+                    sampler.trial(&mut rng, &mut one_by_one);
+                }
+                assert_eq!(bulk, one_by_one, "{mine:?} vs {theirs:?}, {ties:?}");
+            }
+        }
     }
 }

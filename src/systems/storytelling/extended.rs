@@ -21,7 +21,8 @@ use crate::systems::SystemCase;
 
 use super::keys::{EXTENDED, ROLLS};
 use super::metrics as m;
-use super::rules::{Rules, SIDES};
+use super::rules::{Roll, Rules, SIDES};
+use super::stream::D10s;
 use super::{record, StHists, StorytellingCase};
 
 /// A resolved extended action: the pool's single-roll case and the action's
@@ -166,6 +167,29 @@ impl ExtendedCase {
         Ok((single, action.hists, dropped))
     }
 
+    /// The number of dice each of `trials` actions of one Monte Carlo
+    /// block (block 0 of `seed`) throws, for the benches' generator floor
+    /// (a die roller per action, as the trials have).
+    #[doc(hidden)]
+    pub fn floor_dice(&self, trials: u64, seed: u64) -> Vec<u32> {
+        let sampler = ExtSampler { case: *self };
+        let mut tally = sampler.new_tally();
+        let mut rng = crate::engine::rng::block_rng(seed, 0);
+        (0..trials)
+            .map(|_| {
+                let mut roller = DieRoller::new(&mut rng);
+                let mut thrown = 0;
+                let mut faces = || {
+                    thrown += 1;
+                    Some(roller.roll(u32::from(SIDES)) as u8)
+                };
+                let rules = self.base.rules;
+                sampler.play(&mut || rules_roll(&rules, &mut faces), &mut tally);
+                thrown
+            })
+            .collect()
+    }
+
     /// Monte Carlo histograms: each trial one extended action rolled die by
     /// die; its first roll is also a sample of the single roll.
     pub fn monte_carlo_hists(
@@ -265,6 +289,41 @@ struct ExtSampler {
     case: ExtendedCase,
 }
 
+/// One roll of `rules` from `faces`, which never run out.
+#[inline(always)]
+fn rules_roll(rules: &Rules, faces: &mut impl FnMut() -> Option<u8>) -> Roll {
+    rules.roll(faces).expect("random faces never run out")
+}
+
+impl ExtSampler {
+    /// One extended action, its rolls made by `roll`, counted into the
+    /// tally: the first roll is also a sample of the single roll.
+    #[inline(always)]
+    fn play(
+        &self,
+        roll: &mut impl FnMut() -> Roll,
+        (single, action): &mut (StHists<u64>, ExtHists<u64>),
+    ) {
+        let mut total = 0;
+        for made in 1..=self.case.rolls {
+            let scored = roll();
+            if made == 1 {
+                record(scored, 1u64, single);
+            }
+            if scored.dramatic {
+                action.record(End::Dramatic { roll: made, total }, self.case.rolls, 1);
+                return;
+            }
+            total += scored.successes;
+            if total >= self.case.extended {
+                action.record(End::Success { roll: made, total }, self.case.rolls, 1);
+                return;
+            }
+        }
+        action.record(End::OutOfRolls { total }, self.case.rolls, 1);
+    }
+}
+
 impl Sampler for ExtSampler {
     type Tally = (StHists<u64>, ExtHists<u64>);
 
@@ -287,27 +346,33 @@ impl Sampler for ExtSampler {
     }
 
     #[inline]
-    fn trial(&self, rng: &mut DiceRng, (single, action): &mut Self::Tally) {
-        let rules: &Rules = &self.case.base.rules;
+    fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally) {
         let mut roller = DieRoller::new(rng);
         let mut faces = || Some(roller.roll(u32::from(SIDES)) as u8);
-        let mut total = 0;
-        for roll in 1..=self.case.rolls {
-            let scored = rules.roll(&mut faces).expect("random faces never run out");
-            if roll == 1 {
-                record(scored, 1u64, single);
+        self.play(&mut || rules_roll(&self.case.base.rules, &mut faces), tally);
+    }
+
+    /// A plain pool ([`super::sample::fast`]) rolled from the block's
+    /// draws in bulk ([`D10s`]): the same faces, roll after roll.
+    fn block(&self, rng: &mut DiceRng, trials: u64, tally: &mut Self::Tally) {
+        let rules = self.case.base.rules;
+        if !super::sample::fast(&rules) {
+            for _ in 0..trials {
+                self.trial(rng, tally);
             }
-            if scored.dramatic {
-                action.record(End::Dramatic { roll, total }, self.case.rolls, 1);
-                return;
-            }
-            total += scored.successes;
-            if total >= self.case.extended {
-                action.record(End::Success { roll, total }, self.case.rolls, 1);
-                return;
-            }
+            return;
         }
-        action.record(End::OutOfRolls { total }, self.case.rolls, 1);
+        let mut draws = D10s::new(rng, &rules);
+        for _ in 0..trials {
+            self.play(
+                &mut || Roll {
+                    successes: draws.pool(rules.pool),
+                    dramatic: false,
+                },
+                tally,
+            );
+            draws.next_trial();
+        }
     }
 
     fn merge(&self, into: &mut Self::Tally, other: Self::Tally) {
@@ -342,5 +407,56 @@ impl SystemCase for ExtendedCase {
     fn monte_carlo(&self, settings: &McSettings<'_>) -> Result<Evaluation, Interrupted> {
         let (single, action) = self.monte_carlo_hists(settings)?;
         Ok(self.evaluation(&single, &action, None))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rng::block_rng;
+
+    /// A block rolled from the draws in bulk counts what the same block
+    /// counts played action by action through [`Rules::roll`] (plain
+    /// pools, and the rote and chance-die ones left to the trial), over
+    /// more draws than one buffer holds.
+    #[test]
+    fn the_bulk_block_is_the_trial_by_trial_block() {
+        for (pool, again, rote, extended, rolls) in [
+            (5, 10, false, 8, 4),
+            (10, 8, false, 30, 6),
+            (1, 10, false, 3, 60),
+            (3, 9, true, 5, 5),
+            (0, 10, false, 2, 3),
+        ] {
+            let rules = Rules {
+                pool,
+                again,
+                rote,
+                ..Rules::default()
+            };
+            let base = StorytellingCase {
+                dice: pool,
+                modifier: 0,
+                rules,
+                need: 1,
+                exceptional: 5,
+            };
+            let sampler = ExtSampler {
+                case: ExtendedCase {
+                    base,
+                    extended,
+                    rolls,
+                },
+            };
+            let trials = 4_000;
+            let mut bulk = sampler.new_tally();
+            sampler.block(&mut block_rng(3, 4), trials, &mut bulk);
+            let mut one_by_one = sampler.new_tally();
+            let mut rng = block_rng(3, 4);
+            for _ in 0..trials {
+                sampler.trial(&mut rng, &mut one_by_one);
+            }
+            assert_eq!(bulk, one_by_one, "{rules:?}");
+        }
     }
 }

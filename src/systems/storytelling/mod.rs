@@ -31,6 +31,7 @@ pub(crate) mod metrics;
 mod actions_tests;
 pub(crate) mod rules;
 mod sample;
+mod stream;
 
 use serde_json::{json, Map, Value};
 

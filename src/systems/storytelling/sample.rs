@@ -14,6 +14,7 @@ use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
 use crate::engine::rng::{DiceRng, DieRoller};
 
 use super::rules::{Rules, SIDES};
+use super::stream::{self, D10s};
 use super::{record, StHists, StorytellingCase};
 
 impl StorytellingCase {
@@ -49,6 +50,12 @@ impl StorytellingCase {
         let tally = monte_carlo::run(&StSampler { rules: self.rules }, settings)?;
         Ok(tally.to_probabilities(settings.trials))
     }
+}
+
+/// Whether a roll is counted from the draws in bulk ([`D10s::pool`]): a
+/// pool of at most [`stream::MAX_FAST_POOL`] dice without rote.
+pub(super) fn fast(rules: &Rules) -> bool {
+    !rules.is_chance() && !rules.rote && rules.pool <= stream::MAX_FAST_POOL
 }
 
 /// The Monte Carlo trial: real dice, explosions without a depth limit.
@@ -112,6 +119,36 @@ impl Sampler for StSampler {
         }
     }
 
+    /// A plain pool (no rote, no chance die, at most
+    /// [`stream::MAX_FAST_POOL`] dice) counted from the block's draws in
+    /// bulk ([`D10s`]): the same faces trial after trial, one add a throw.
+    fn block(&self, rng: &mut DiceRng, trials: u64, tally: &mut Self::Tally) {
+        let rules = &self.rules;
+        if !fast(rules) {
+            for _ in 0..trials {
+                self.trial(rng, tally);
+            }
+            return;
+        }
+        // Counted here, then added to the histogram once per outcome.
+        let mut counts = vec![0u64; 4 * rules.pool as usize + 64];
+        let mut draws = D10s::new(rng, rules);
+        for _ in 0..trials {
+            let successes = draws.pool(rules.pool) as usize;
+            if let Some(count) = counts.get_mut(successes) {
+                *count += 1;
+            } else {
+                tally.successes.add(successes as i64, 1);
+            }
+            draws.next_trial();
+        }
+        for (successes, &count) in counts.iter().enumerate() {
+            if count > 0 {
+                tally.successes.add(successes as i64, count);
+            }
+        }
+    }
+
     fn merge(&self, into: &mut Self::Tally, other: Self::Tally) {
         into.successes.merge(&other.successes);
         into.dramatic += other.dramatic;
@@ -148,6 +185,42 @@ mod tests {
                         assert_eq!(got, u64::from(expected), "{rules:?}");
                     }
                     assert_eq!(rand::Rng::next_u64(&mut a), rand::Rng::next_u64(&mut b));
+                }
+            }
+        }
+    }
+
+    /// A block counted from the draws in bulk gives the histogram of the
+    /// same block played trial by trial through [`Rules::roll`], for
+    /// every `again`, target and pool size the fast count takes (and the
+    /// ones it leaves to the trial), over more draws than one buffer holds.
+    #[test]
+    fn the_bulk_count_is_the_trial_by_trial_count() {
+        for again in [0, 8, 9, 10] {
+            for (target, pool) in [(8, 1), (8, 5), (8, 10), (7, 40), (8, 300), (6, 3)] {
+                for rote in [false, true] {
+                    if again != 0 && again < target {
+                        continue;
+                    }
+                    let rules = Rules {
+                        pool,
+                        target,
+                        again,
+                        rote,
+                        ..Rules::default()
+                    };
+                    let sampler = StSampler { rules };
+                    let trials = 3_000 / pool.min(30) as u64 + 500;
+                    let mut bulk = sampler.new_tally();
+                    sampler.block(&mut block_rng(9, 2), trials, &mut bulk);
+                    let mut one_by_one = sampler.new_tally();
+                    let mut rng = block_rng(9, 2);
+                    for _ in 0..trials {
+                        let mut roller = DieRoller::new(&mut rng);
+                        let mut faces = || Some(roller.roll(u32::from(SIDES)) as u8);
+                        record(rules.roll(&mut faces).unwrap(), 1, &mut one_by_one);
+                    }
+                    assert_eq!(bulk.successes, one_by_one.successes, "{rules:?}");
                 }
             }
         }

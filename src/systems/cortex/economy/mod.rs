@@ -29,9 +29,7 @@ use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{Choice as _, OptionError, Options};
 
 pub use super::keys::{Distinction, GmSpend, HeroSpend};
-use super::keys::{
-    DISTINCTION, ECONOMY_KEYS, GM_SPEND, HERO_SPEND, SPEND_BELOW, START_PLOT_POINTS,
-};
+use super::keys::{DISTINCTION, GM_SPEND, HERO_SPEND, SPEND_BELOW, START_PLOT_POINTS};
 use super::scene::{SceneCase, SceneHists};
 use super::scene_metrics as m;
 
@@ -57,20 +55,13 @@ impl Default for Economy {
 }
 
 impl Economy {
-    /// Reads the economy keys of a scene rolling `pool`: `None` when the
-    /// case (and its defaults tables) give none of them, so the scene
-    /// reports exactly what it did before they existed; otherwise every key,
-    /// checked against the others.
-    pub fn from_options(
-        options: &mut Options,
-        pool: &Pool,
-    ) -> Result<Option<Economy>, OptionError> {
-        // Every key is read below once one is given, so stopping at the first is enough.
-        let given = ECONOMY_KEYS.iter().any(|&key| options.take(key).is_some());
-        if !given {
-            return Ok(None);
-        }
-        Economy::read(options, pool).map(Some)
+    /// Reads the economy keys of a scene rolling `pool`, each checked
+    /// against the others. A case that gives none of them gets every key at
+    /// its default: it still reports the economy's metrics (nothing spent,
+    /// the plot points held are those earned), and its scene's own numbers
+    /// are the plain scene's to the last bit (docs/cortex.md).
+    pub fn from_options(options: &mut Options, pool: &Pool) -> Result<Economy, OptionError> {
+        Economy::read(options, pool)
     }
 
     fn read(options: &mut Options, pool: &Pool) -> Result<Economy, OptionError> {
@@ -290,6 +281,19 @@ impl SceneCase {
             return Ok(EconomyTally { scene, economy });
         }
         sample::monte_carlo_hists(self, economy, settings)
+    }
+
+    /// The dice each of `trials` scenes with `economy` (one that plays)
+    /// throws in block 0 of `seed`, for the benches' generator floor: every
+    /// die's sides in throwing order, and each scene's count.
+    #[doc(hidden)]
+    pub fn economy_floor_dice(
+        &self,
+        economy: &Economy,
+        trials: u64,
+        seed: u64,
+    ) -> (Vec<u8>, Vec<u32>) {
+        sample::floor_dice(self, economy, trials, seed)
     }
 
     pub(super) fn economy_exact(

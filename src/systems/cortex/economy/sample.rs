@@ -43,6 +43,21 @@ impl Sampler for EconomySampler<'_> {
     }
 
     fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally) {
+        let mut roller = DieRoller::new(rng);
+        self.play(&mut |sides| roller.roll(sides), tally);
+    }
+
+    fn merge(&self, into: &mut Self::Tally, other: Self::Tally) {
+        into.scene.merge(&other.scene);
+        into.economy.merge(&other.economy);
+    }
+}
+
+impl EconomySampler<'_> {
+    /// One scene, every die thrown by `die` (its sides in, its face out),
+    /// counted into `tally`.
+    #[inline(always)]
+    fn play(&self, die: &mut impl FnMut(u32) -> u32, tally: &mut EconomyTally<u64>) {
         let (case, economy) = (self.case, self.economy);
         let rules = &case.rules;
         let (keep, reaction_keep) = (rules.keep, rules.reaction_keep);
@@ -50,7 +65,6 @@ impl Sampler for EconomySampler<'_> {
         let mut held = economy.start_plot_points;
         let (mut successes, mut heroics, mut earned, mut spent, mut doom_spent) = (0, 0, 0, 0, 0);
         let mut ended = false;
-        let mut roller = DieRoller::new(rng);
         for i in 0..case.actions as usize {
             // Step 1.
             if case.ends(&doom) {
@@ -62,7 +76,7 @@ impl Sampler for EconomySampler<'_> {
             // Step 4.
             let mut hero = HeroDice::EMPTY;
             for &(_, sides) in self.dice(prep) {
-                hero.push(keep, roller.roll(u32::from(sides)) as u8);
+                hero.push(keep, die(u32::from(sides)) as u8);
             }
             let roll = hero.roll(keep);
             let on_total = economy.spends_on_total(prep, &roll);
@@ -74,7 +88,7 @@ impl Sampler for EconomySampler<'_> {
                     .expect("d4..d12")
                     .sides();
                 for _ in 0..doom[usize::from(step)] {
-                    dice.push(self.slots, step, roller.roll(sides) as u8);
+                    dice.push(self.slots, step, die(sides) as u8);
                 }
             }
             let reaction = dice.reaction(reaction_keep, self.slots);
@@ -114,19 +128,10 @@ impl Sampler for EconomySampler<'_> {
         e.doom_spent.add(i64::from(doom_spent), 1);
         e.gm_spent += u64::from(doom_spent > 0);
     }
-
-    fn merge(&self, into: &mut Self::Tally, other: Self::Tally) {
-        into.scene.merge(&other.scene);
-        into.economy.merge(&other.economy);
-    }
 }
 
-/// Monte Carlo tallies as probabilities.
-pub fn monte_carlo_hists(
-    case: &SceneCase,
-    economy: &Economy,
-    settings: &McSettings<'_>,
-) -> Result<EconomyTally<f64>, Interrupted> {
+/// The Monte Carlo trial of a scene with its economy.
+fn sampler<'a>(case: &'a SceneCase, economy: &'a Economy) -> EconomySampler<'a> {
     // A pool with no d8 never swaps one (checked when read): its d4 tables
     // are the plain ones, never used.
     let swaps = economy.distinction == Distinction::D4WhenBroke;
@@ -138,7 +143,7 @@ pub fn monte_carlo_hists(
         };
         dice_table(&action_pool(&case.pool, prep))
     };
-    let sampler = EconomySampler {
+    EconomySampler {
         case,
         economy,
         pools: [
@@ -147,10 +152,49 @@ pub fn monte_carlo_hists(
         ],
         start: key_of(&case.doom),
         slots: case.rules.reaction_keep + usize::from(economy.gm_spend == GmSpend::ToWin),
-    };
-    let tally = monte_carlo::run(&sampler, settings)?;
+    }
+}
+
+/// Monte Carlo tallies as probabilities.
+pub fn monte_carlo_hists(
+    case: &SceneCase,
+    economy: &Economy,
+    settings: &McSettings<'_>,
+) -> Result<EconomyTally<f64>, Interrupted> {
+    let tally = monte_carlo::run(&sampler(case, economy), settings)?;
     Ok(EconomyTally {
         scene: tally.scene.to_probabilities(settings.trials),
         economy: tally.economy.to_probabilities(settings.trials),
     })
+}
+
+/// The dice each of `trials` scenes of one Monte Carlo block (block 0 of
+/// `seed`) throws, for the benches' generator floor: every die's sides in
+/// throwing order, and how many dice each scene throws (a die roller per
+/// scene, as the trials have).
+pub fn floor_dice(
+    case: &SceneCase,
+    economy: &Economy,
+    trials: u64,
+    seed: u64,
+) -> (Vec<u8>, Vec<u32>) {
+    let sampler = sampler(case, economy);
+    let mut tally = sampler.new_tally();
+    let mut rng = crate::engine::rng::block_rng(seed, 0);
+    let mut sides = Vec::new();
+    let counts = (0..trials)
+        .map(|_| {
+            let before = sides.len();
+            let mut roller = DieRoller::new(&mut rng);
+            sampler.play(
+                &mut |s| {
+                    sides.push(s as u8);
+                    roller.roll(s)
+                },
+                &mut tally,
+            );
+            (sides.len() - before) as u32
+        })
+        .collect();
+    (sides, counts)
 }

@@ -238,7 +238,7 @@ pub fn render(report: &Report) -> String {
         ));
         let with_ci = result.method == MethodUsed::MonteCarlo;
         let with_z = result.compared;
-        let shown: Vec<(String, &super::MetricResult)> = result
+        let shown: Vec<(String, super::MetricResult)> = result
             .metrics
             .iter()
             .filter(|m| metric_applies(result.system, m.name(), &result.inputs))

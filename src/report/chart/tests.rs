@@ -804,9 +804,7 @@ fn economy_bars_per_way_of_spending_only_where_someone_spends() {
         };
         let x = bars.categories.iter().position(|c| c == doom).unwrap();
         let bar = bars.series[series].values[x].unwrap();
-        let successes = r.metrics[fixture::metric_index(r, "mean_successes")]
-            .value()
-            .unwrap();
+        let successes = r.value("mean_successes").unwrap();
         assert!((bar.value - successes).abs() < 1e-12, "{pool} vs {doom}");
     }
     // The GM's row draws only the cases in which the GM spends.

@@ -4,12 +4,18 @@
 //! down and oppositions across, so a 45-case ladder reads on one screen.
 //! The full metric list stays in the report files and in `--format csv`
 //! and `json`. Values have four decimals here (three in the matrix, so nine
-//! rungs fit 80 columns): the table is for reading at a glance.
+//! rungs fit 80 columns): the table is for reading at a glance. As in the
+//! pages, metrics are named in words (code names under `--names code`), a
+//! column that reads the same in every case is said once above the table,
+//! and a metric that cannot apply to a case reads "–" there (and has no
+//! column when it applies to none).
 
 use std::collections::HashMap;
 
-use super::table::{aligned, bracket, common_rules};
+use super::pivot::Names;
+use super::table::{aligned, aligned_fit, bracket, common_rules, metric_label};
 use super::{CaseResult, Report};
+use crate::systems::applies::metric_applies;
 use crate::systems::cortex::keys::{DIFFICULTY, POOL, VS};
 use crate::systems::cortex::metrics::P_SUCCESS;
 use crate::systems::{System, HEADLINE_COLUMNS};
@@ -38,15 +44,42 @@ fn methods(results: &[&CaseResult]) -> (String, bool) {
     }
 }
 
-/// One system's cases: a header, then a row per result.
-fn group(system: System, results: &[&CaseResult]) -> String {
-    let headline: Vec<&str> = system
+/// A headline cell: four decimals, "–" where the metric cannot apply.
+fn cell(result: &CaseResult, name: &str) -> String {
+    if metric_applies(result.system, name, &result.inputs) {
+        short(value_of(result, name), 4)
+    } else {
+        "–".into()
+    }
+}
+
+/// One system's cases: a header, what every case shares, then a row per
+/// result.
+fn group(system: System, results: &[&CaseResult], names: Names) -> String {
+    let mut candidates: Vec<&str> = system
         .headline_metrics()
         .iter()
         .map(|metric| metric.name)
-        .filter(|name| results.iter().any(|r| value_of(r, name).is_some()))
-        .take(HEADLINE_COLUMNS)
+        .filter(|name| {
+            results
+                .iter()
+                .any(|r| value_of(r, name).is_some() && metric_applies(r.system, name, &r.inputs))
+        })
         .collect();
+    // A column that reads the same in every row (of two or more) says
+    // nothing per case: it is said once above the table instead.
+    let mut same: Vec<String> = Vec::new();
+    if results.len() > 1 {
+        candidates.retain(|name| {
+            let first = cell(results[0], name);
+            let constant = results.iter().all(|r| cell(r, name) == first);
+            if constant {
+                same.push(format!("{} {first}", metric_label(name, names)));
+            }
+            !constant
+        });
+    }
+    let headline: Vec<&str> = candidates.into_iter().take(HEADLINE_COLUMNS).collect();
     let (how, mixed) = methods(results);
     let count = results.len();
     let cases = if count == 1 { "case" } else { "cases" };
@@ -54,23 +87,26 @@ fn group(system: System, results: &[&CaseResult]) -> String {
         "{count} {cases}  {}\n",
         bracket(system.name(), &how, &common_rules(results))
     );
+    if !same.is_empty() {
+        out.push_str(&format!("  the same in every case: {}\n", same.join("; ")));
+    }
     let mut title = vec!["case".to_string()];
     if mixed {
         title.push("method".into());
     }
-    title.extend(headline.iter().map(|m| m.to_string()));
+    title.extend(headline.iter().map(|m| metric_label(m, names)));
     let mut rows = vec![title];
     for result in results {
         let mut row = vec![result.case.clone()];
         if mixed {
             row.push(result.method.name().into());
         }
-        row.extend(headline.iter().map(|m| short(value_of(result, m), 4)));
+        row.extend(headline.iter().map(|m| cell(result, m)));
         rows.push(row);
     }
-    out.push_str(&aligned(&rows, if mixed { 2 } else { 1 }));
+    out.push_str(&aligned_fit(&rows, if mixed { 2 } else { 1 }));
     if system == System::Cortex {
-        if let Some(matrix) = p_success_matrix(results) {
+        if let Some(matrix) = p_success_matrix(results, names) {
             out.push('\n');
             out.push_str(&matrix);
         }
@@ -94,7 +130,7 @@ fn opposition(result: &CaseResult) -> Option<String> {
 /// p_success with pools down and oppositions across, when the results are
 /// exactly a grid of two or more pools by two or more oppositions (each
 /// pair once; a sweep of other keys too, or `--method both`, is no grid).
-fn p_success_matrix(results: &[&CaseResult]) -> Option<String> {
+fn p_success_matrix(results: &[&CaseResult], names: Names) -> Option<String> {
     // Indexed by position so a sweep of many thousand cases stays linear
     // (a scan per cell made a 44,100-case table quadratic).
     let mut pools: Vec<String> = Vec::new();
@@ -134,7 +170,11 @@ fn p_success_matrix(results: &[&CaseResult]) -> Option<String> {
         }
         rows.push(row);
     }
-    Some(format!("{}\n{}", P_SUCCESS.name, aligned(&rows, 1)))
+    Some(format!(
+        "{}\n{}",
+        metric_label(P_SUCCESS.name, names),
+        aligned(&rows, 1)
+    ))
 }
 
 /// Renders the report's cases compactly, one group per system in the order
@@ -156,7 +196,7 @@ pub fn render(report: &Report) -> String {
             .iter()
             .filter(|r| r.system == system)
             .collect();
-        out.push_str(&group(system, &results));
+        out.push_str(&group(system, &results, report.presentation.names));
     }
     out
 }

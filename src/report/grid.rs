@@ -13,7 +13,7 @@ use anyhow::Context;
 use super::document::{text, Align, Block, Document, Line, Table};
 use super::format::{csv_cell, grid_mean, grid_percent, number};
 use super::pivot::{Cell, Grid};
-use super::table::aligned;
+use super::table::aligned_fit;
 use crate::systems::metrics::MetricKind;
 
 /// A cell as people read it; "–" where there is no number.
@@ -51,7 +51,7 @@ pub fn to_text(grids: &[Grid]) -> String {
                     .collect(),
             );
         }
-        out.push_str(&aligned(&rows, 1));
+        out.push_str(&aligned_fit(&rows, 1));
     }
     out
 }

@@ -74,6 +74,9 @@ fn single_table(result: &CaseResult, names: Names) -> Table {
     let rows = result
         .metrics
         .iter()
+        .filter(|m| {
+            crate::systems::applies::metric_applies(result.system, m.name(), &result.inputs)
+        })
         .map(|m| {
             let mut row = vec![
                 metric_head(m.name(), names),
@@ -98,6 +101,7 @@ fn both_table(exact: &CaseResult, mc: &CaseResult, names: Names) -> Table {
     let rows = mc
         .metrics
         .iter()
+        .filter(|m| crate::systems::applies::metric_applies(mc.system, m.name(), &mc.inputs))
         .map(|m| {
             let kind = &m.metric;
             vec![
@@ -190,26 +194,34 @@ pub fn comparison(report: &Report) -> Document {
     }
     let mut align = vec![Align::Left];
     align.resize(header.len(), Align::Right);
-    let rows = comparison
-        .rows
-        .iter()
-        .map(|compared| {
-            let m = &compared.metric;
-            let mut row = vec![metric_head(&m.name, report.presentation.names)];
-            row.extend(compared.values.iter().map(|v| text(metric_value(m, *v))));
-            if comparison.with_difference {
-                row.push(text(
-                    compared.difference.map_or("-".into(), |d| signed(m, d)),
-                ));
-            }
-            if comparison.with_interval {
-                row.push(text(compared.interval.map_or("-".into(), |(lo, hi)| {
-                    format!("[{}, {}]", signed(m, lo), signed(m, hi))
-                })));
-            }
-            row
-        })
-        .collect();
+    let rows =
+        comparison
+            .rows
+            .iter()
+            .map(|compared| {
+                let m = &compared.metric;
+                let mut row = vec![metric_head(&m.name, report.presentation.names)];
+                row.extend(
+                    compared.values.iter().zip(&compared.applies).map(
+                        |(v, applies)| match applies {
+                            true => text(metric_value(m, *v)),
+                            false => text("–"),
+                        },
+                    ),
+                );
+                if comparison.with_difference {
+                    row.push(text(
+                        compared.difference.map_or("-".into(), |d| signed(m, d)),
+                    ));
+                }
+                if comparison.with_interval {
+                    row.push(text(compared.interval.map_or("-".into(), |(lo, hi)| {
+                        format!("[{}, {}]", signed(m, lo), signed(m, hi))
+                    })));
+                }
+                row
+            })
+            .collect();
     vec![
         Block::Paragraph(text(comparison.header)),
         Block::Table(Table {

@@ -6,10 +6,11 @@
 //! defaults; what varies names the columns.
 
 use super::format::{fixed, LEVEL};
-use super::table::{aligned, bracket, common_rules, method_label};
+use super::table::{aligned_fit, bracket, common_rules, method_label, metric_label};
 use super::{CaseResult, MethodUsed, Report};
 use crate::distribution::Metric;
 use crate::stats::difference95;
+use crate::systems::applies::metric_applies;
 use crate::systems::input_labels;
 
 /// The main inputs (those that name a case) every result shares and that
@@ -71,6 +72,10 @@ pub struct ComparedMetric {
     /// kind; the values are in `values`).
     pub metric: Metric,
     pub values: Vec<Option<f64>>,
+    /// Per case, whether the metric can apply to it at all
+    /// ([`metric_applies`]): a cell where it cannot reads "–", and a metric
+    /// that applies to no case has no row.
+    pub applies: Vec<bool>,
     pub difference: Option<f64>,
     pub interval: Option<(f64, f64)>,
 }
@@ -110,6 +115,13 @@ pub fn compare(report: &Report) -> Comparison {
         let Some(metric) = results.iter().find_map(|r| find(r)) else {
             continue;
         };
+        let applies: Vec<bool> = results
+            .iter()
+            .map(|r| metric_applies(r.system, &name, &r.inputs))
+            .collect();
+        if !applies.contains(&true) {
+            continue;
+        }
         let values = results.iter().map(|r| r.value(&name)).collect();
         let (difference, interval) = pair
             .and_then(|(a, b)| {
@@ -124,6 +136,7 @@ pub fn compare(report: &Report) -> Comparison {
         rows.push(ComparedMetric {
             metric,
             values,
+            applies,
             difference,
             interval,
         });
@@ -137,8 +150,11 @@ pub fn compare(report: &Report) -> Comparison {
     }
 }
 
-/// Renders the cases side by side as an aligned text table.
+/// Renders the cases side by side as an aligned text table, the metrics
+/// named in words (or by code name under `--names code`), long heads and
+/// phrases wrapped to fit the terminal.
 pub fn render(report: &Report) -> String {
+    let names = report.presentation.names;
     let comparison = compare(report);
     let mut out = format!("{}\n", comparison.header);
     let mut title = vec!["metric".to_string()];
@@ -151,8 +167,17 @@ pub fn render(report: &Report) -> String {
     }
     let mut rows = vec![title];
     for compared in &comparison.rows {
-        let mut row = vec![compared.metric.name.clone()];
-        row.extend(compared.values.iter().map(|v| v.map_or("-".into(), fixed)));
+        let mut row = vec![metric_label(&compared.metric.name, names)];
+        row.extend(
+            compared
+                .values
+                .iter()
+                .zip(&compared.applies)
+                .map(|(v, applies)| match (v, applies) {
+                    (_, false) => "–".into(),
+                    (v, true) => v.map_or("-".into(), fixed),
+                }),
+        );
         if comparison.with_difference {
             row.push(compared.difference.map_or("-".into(), fixed));
         }
@@ -163,6 +188,6 @@ pub fn render(report: &Report) -> String {
         }
         rows.push(row);
     }
-    out.push_str(&aligned(&rows, 1));
+    out.push_str(&aligned_fit(&rows, 1));
     out
 }

@@ -30,6 +30,13 @@ pub struct MetricDef {
     pub name: &'static str,
     pub phrase: &'static str,
     pub kind: MetricKind,
+    /// For a conditional mean (a mean over only the plays where something
+    /// happened: the fights where the foe is out, the scenes that did not
+    /// end early), which plays, as words that follow the phrase in
+    /// parentheses: "of fights where it is". Every table, page and chart
+    /// reads the phrase through [`Declared::describe`], which adds them, so
+    /// no reader takes such a mean for one over every play.
+    pub over: Option<&'static str>,
 }
 
 impl MetricDef {
@@ -38,6 +45,7 @@ impl MetricDef {
             name,
             phrase,
             kind: MetricKind::Probability,
+            over: None,
         }
     }
 
@@ -46,6 +54,31 @@ impl MetricDef {
             name,
             phrase,
             kind: MetricKind::Mean,
+            over: None,
+        }
+    }
+
+    /// A mean over only the plays `over` names ("of fights where it is").
+    pub const fn conditional_mean(
+        name: &'static str,
+        phrase: &'static str,
+        over: &'static str,
+    ) -> MetricDef {
+        MetricDef {
+            name,
+            phrase,
+            kind: MetricKind::Mean,
+            over: Some(over),
+        }
+    }
+
+    /// Its words as people read them: the phrase, and for a conditional
+    /// mean the plays it is over, "average exchanges to take the foe out
+    /// (of fights where it is)".
+    pub fn words(&self) -> String {
+        match self.over {
+            Some(over) => format!("{} ({over})", self.phrase),
+            None => self.phrase.to_string(),
         }
     }
 }
@@ -175,8 +208,11 @@ pub struct Declared {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Described {
     pub name: String,
+    /// Its words, a conditional mean's plays included ([`MetricDef::words`]).
     pub phrase: String,
     pub kind: MetricKind,
+    /// Whether it is a mean over only some of the plays.
+    pub conditional: bool,
 }
 
 impl Declared {
@@ -186,8 +222,9 @@ impl Declared {
         if let Some(def) = self.metrics.iter().find(|d| d.name == name) {
             return Some(Described {
                 name: name.into(),
-                phrase: def.phrase.into(),
+                phrase: def.words(),
                 kind: def.kind,
+                conditional: def.over.is_some(),
             });
         }
         self.families.iter().find_map(|family| {
@@ -196,6 +233,7 @@ impl Declared {
                 name: name.into(),
                 phrase: family.phrase_of(member),
                 kind: family.kind,
+                conditional: false,
             })
         })
     }

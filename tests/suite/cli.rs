@@ -23,7 +23,10 @@ fn table_is_the_default_format() {
         .assert()
         .success()
         .stdout(predicate::str::contains("d8 2d6 vs 2d6  [cortex, exact]"))
-        .stdout(predicate::str::contains("p_success              0.706790"));
+        .stdout(predicate::function(|out: &str| {
+            out.lines()
+                .any(|l| l.starts_with("  chance of success ") && l.ends_with(" 0.706790"))
+        }));
 }
 
 #[test]

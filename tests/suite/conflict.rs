@@ -262,7 +262,7 @@ fn a_capped_fight_that_leaves_many_unresolved_says_so_under_quiet() {
         "--exchanges",
         "5",
     ]);
-    assert!(out.contains("p_neither"), "{out}");
+    assert!(out.contains("chance neither is taken out"), "{out}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
         err.starts_with(

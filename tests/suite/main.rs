@@ -47,3 +47,4 @@ mod serve_balance;
 mod serve_browser;
 mod storytelling;
 mod storytelling_actions;
+mod words;

@@ -361,7 +361,9 @@ fn quick_command_flags() {
         .args(["storytelling", "8"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("p_success").and(predicate::str::contains("0.942352")));
+        .stdout(
+            predicate::str::contains("chance of success").and(predicate::str::contains("0.942352")),
+        );
 }
 
 #[test]

@@ -38,9 +38,11 @@ const ROWS: [(&str, &str, &str, bool); 3] = [
         true,
     ),
     (
+        // A mean over the scenes that did not end early, which the axis
+        // and caption say (docs/reports.md, "Conditional means").
         m::MEAN_FINAL_DOOM_DICE.name,
-        "Doom dice at the end",
-        "doom dice at the end",
+        "Doom dice (scenes not ended)",
+        "doom dice at the end (of scenes not ended early)",
         true,
     ),
     (

@@ -16,7 +16,7 @@ pub const P_HEROIC: MetricDef = MetricDef::probability("p_heroic", "chance of a 
 pub const P_REACTION_HITCH: MetricDef = MetricDef::probability("p_reaction_hitch", "chance the opposition rolls a hitch");
 pub const MEAN_MARGIN: MetricDef = MetricDef::mean("mean_margin", "average margin");
 pub const WIN_EFFECT_BEYOND: MetricDef = MetricDef::probability("win_effect_beyond", "chance of success with an effect beyond d12");
-pub const MEAN_EFFECT_STEP: MetricDef = MetricDef::mean("mean_effect_step", "average effect step on a success (d4 = 0)");
+pub const MEAN_EFFECT_STEP: MetricDef = MetricDef::conditional_mean("mean_effect_step", "average effect step, d4 = 0", "of rolls that succeed");
 pub const MEAN_PLOT_POINTS_SPENT: MetricDef = MetricDef::mean("mean_plot_points_spent", "average plot points spent");
 
 /// The action pool's own effect die, success or not: `pool_effect_d8`.

@@ -18,7 +18,7 @@ pub const MEAN_SUCCESSES: MetricDef = MetricDef::mean("mean_successes", "average
 pub const MEAN_HEROIC_SUCCESSES: MetricDef = MetricDef::mean("mean_heroic_successes", "average number of heroic successes");
 pub const MEAN_PLOT_POINTS: MetricDef = MetricDef::mean("mean_plot_points", "average plot points earned");
 pub const P_ENDED_EARLY: MetricDef = MetricDef::probability("p_ended_early", "chance the scene ends early");
-pub const MEAN_FINAL_DOOM_DICE: MetricDef = MetricDef::mean("mean_final_doom_dice", "average doom dice at the end");
+pub const MEAN_FINAL_DOOM_DICE: MetricDef = MetricDef::conditional_mean("mean_final_doom_dice", "average doom dice at the end", "of scenes not ended early");
 
 // The scene's economy (docs/cortex.md), reported for every scene case.
 // A Cortex roll's plot points spent read the same.

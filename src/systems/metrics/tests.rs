@@ -175,3 +175,41 @@ fn a_family_member_has_its_own_name_and_words() {
         None
     );
 }
+
+/// The means docs/cortex.md and docs/storytelling.md define over only some
+/// plays ("given success", "over scenes not ended early", "given the foe
+/// is out") are the ones declared conditional, and their words say so.
+#[test]
+fn conditional_means_are_declared_and_say_which_plays() {
+    let mut conditional: Vec<&str> = Vec::new();
+    for system in System::ALL {
+        for def in system.declared().metrics {
+            let described = system.declared().describe(def.name).unwrap();
+            assert_eq!(described.conditional, def.over.is_some(), "{}", def.name);
+            if let Some(over) = def.over {
+                assert_eq!(def.kind, MetricKind::Mean, "{}", def.name);
+                assert!(
+                    described.phrase.ends_with(&format!(" ({over})")),
+                    "{}",
+                    described.phrase
+                );
+                assert!(!conditional.contains(&def.name));
+                conditional.push(def.name);
+            }
+        }
+    }
+    conditional.sort_unstable();
+    assert_eq!(
+        conditional,
+        [
+            "mean_effect_step",
+            "mean_exchanges_to_foe_out",
+            "mean_final_doom_dice",
+            "mean_rolls_to_success"
+        ]
+    );
+    assert_eq!(
+        describe("mean_exchanges_to_foe_out").unwrap().phrase,
+        "average exchanges to take the foe out (of fights where it is)"
+    );
+}

@@ -14,7 +14,7 @@ pub const P_DRAMATIC: MetricDef = MetricDef::probability("p_dramatic", "chance o
 pub const P_EXTENDED_SUCCESS: MetricDef = MetricDef::probability("p_extended_success", "chance the extended action succeeds");
 pub const P_EXTENDED_DRAMATIC: MetricDef = MetricDef::probability("p_extended_dramatic", "chance a dramatic failure ends the extended action");
 pub const MEAN_ROLLS: MetricDef = MetricDef::mean("mean_rolls", "average number of rolls made");
-pub const MEAN_ROLLS_TO_SUCCESS: MetricDef = MetricDef::mean("mean_rolls_to_success", "average rolls to succeed, given success");
+pub const MEAN_ROLLS_TO_SUCCESS: MetricDef = MetricDef::conditional_mean("mean_rolls_to_success", "average rolls to succeed", "of actions that succeed");
 pub const MEAN_TOTAL_SUCCESSES: MetricDef = MetricDef::mean("mean_total_successes", "average successes gathered when rolling stops");
 
 // A contested action (docs/storytelling.md, "Contested actions").

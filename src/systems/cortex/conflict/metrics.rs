@@ -8,7 +8,7 @@ pub const P_FOE_OUT: MetricDef = MetricDef::probability("p_foe_out", "chance the
 pub const P_HERO_OUT: MetricDef = MetricDef::probability("p_hero_out", "chance the hero is taken out");
 pub const P_NEITHER: MetricDef = MetricDef::probability("p_neither", "chance neither is taken out");
 pub const MEAN_EXCHANGES: MetricDef = MetricDef::mean("mean_exchanges", "average exchanges played");
-pub const MEAN_EXCHANGES_TO_FOE_OUT: MetricDef = MetricDef::mean("mean_exchanges_to_foe_out", "average exchanges to take the foe out");
+pub const MEAN_EXCHANGES_TO_FOE_OUT: MetricDef = MetricDef::conditional_mean("mean_exchanges_to_foe_out", "average exchanges to take the foe out", "of fights where it is");
 pub const P_HERO_STRESSED: MetricDef = MetricDef::probability("p_hero_stressed", "chance the hero ends stressed or out");
 pub const MEAN_TEAM_DICE_LEFT: MetricDef = MetricDef::mean("mean_team_dice_left", "average mob dice left");
 

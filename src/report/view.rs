@@ -41,8 +41,8 @@ impl View {
 /// One grid per distribution variable the cases have (in the order first
 /// met), a column per case. At least and at most leave out variables
 /// without whole-number outcomes (a die name, a tier).
-/// With `trim`, the long tail where every case reads under 0.01 % (over
-/// 99.99 % at most) is cut after its first row and said in a note; CSV
+/// With `trim`, the long tail where every case reads under 0.01 % (at
+/// most: within 0.01 % of its last value) is cut after its first row and said in a note; CSV
 /// keeps every row.
 pub fn grids(results: &[CaseResult], view: View, names: Names, trim: bool) -> Vec<Grid> {
     let mut chosen: Vec<&CaseResult> = Vec::new();
@@ -163,10 +163,22 @@ fn trim_tail(rows: &mut Vec<GridRow>, view: View) -> Vec<String> {
         .iter()
         .take_while(|r| r.code.parse::<i64>().is_ok())
         .count();
+    if numeric == 0 {
+        return Vec::new();
+    }
+    // At most, a row is negligible once it is within a hair of the case's
+    // last whole-number row: 100 % for a total, less where outcomes such as
+    // "never" (a foe never taken out) hold the rest, so a tail that levels
+    // off below 100 % is cut too.
+    let finals: Vec<Option<f64>> = rows[numeric - 1]
+        .cells
+        .iter()
+        .map(|c| c.map(|c| c.value))
+        .collect();
     let negligible = |row: &GridRow| {
-        row.cells.iter().all(|c| {
+        row.cells.iter().zip(&finals).all(|(c, last)| {
             c.is_none_or(|c| match view {
-                View::AtMost => c.value > 1.0 - NEGLIGIBLE,
+                View::AtMost => c.value > last.unwrap_or(1.0) - NEGLIGIBLE,
                 _ => c.value < NEGLIGIBLE,
             })
         })
@@ -183,7 +195,7 @@ fn trim_tail(rows: &mut Vec<GridRow>, view: View) -> Vec<String> {
     let last = rows[keep - 1].code.clone();
     rows.drain(keep..numeric);
     let what = match view {
-        View::AtMost => "over 99.99 %",
+        View::AtMost => "within 0.01 % of their last value",
         _ => "under 0.01 %",
     };
     vec![format!(

@@ -21,33 +21,21 @@ fn run(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn a_fallback_to_monte_carlo_is_said_under_quiet() {
+    // A pool far past the exact engine (refused before the work).
     let (code, out, err) = run(&[
-        "scene",
-        "d10 2d8 d6",
-        "--actions",
-        "100",
-        "--trials",
-        "2000",
-        "--quiet",
+        "cortex", "1000d12", "--vs", "5d12", "--keep", "5", "--trials", "2000", "--quiet",
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("monte carlo"), "{out}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
-        err.starts_with("warning: case \"d10 2d8 d6 vs 2d6, actions=100\" (monte-carlo): fell back to Monte Carlo (2,000 trials): "),
+        err.starts_with("warning: case \"1000d12 vs 5d12\" (monte-carlo): fell back to Monte Carlo (2,000 trials): "),
         "{err}"
     );
     // Asked for Monte Carlo, nothing fell back.
     let (_, _, err) = run(&[
-        "scene",
-        "d10 2d8 d6",
-        "--actions",
-        "100",
-        "--trials",
-        "2000",
-        "--quiet",
-        "--method",
-        "mc",
+        "cortex", "1000d12", "--vs", "5d12", "--keep", "5", "--trials", "2000", "--quiet",
+        "--method", "mc",
     ]);
     assert_eq!(err, "");
 }

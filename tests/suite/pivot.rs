@@ -193,6 +193,56 @@ fn json_carries_the_grids_beside_the_results() {
     assert!((tail[1] - p_success).abs() < 1e-12, "{tail:?} {p_success}");
 }
 
+/// A take-out tail levels off below 100 % (the rest is "never"): the
+/// people's view cuts the plateau, and what it keeps is the CSV's rows.
+#[test]
+fn an_at_most_view_cuts_a_plateau_below_one() {
+    let args = [
+        "conflict",
+        "d10 2d8 d6",
+        "--foe",
+        "d10 d8 d6",
+        "--view",
+        "at-most",
+    ];
+    let text = stdout_of(&args);
+    assert!(text.contains("within 0.01 % of their last value"), "{text}");
+    let csv = stdout_of(&[&args[..], &["--format", "csv"]].concat());
+    let tail: Vec<(i64, f64)> = csv
+        .lines()
+        .filter_map(|l| l.strip_prefix("foe_out_exchange:at-most,"))
+        .filter_map(|l| {
+            let (k, p) = l.split_once(',')?;
+            Some((k.parse().ok()?, p.parse().ok()?))
+        })
+        .collect();
+    let last = tail.last().unwrap().1;
+    assert!(last < 0.99, "the foe is not always taken out: {last}");
+    // Printed rows: the grid's whole-number rows under the title.
+    let printed: Vec<i64> = text
+        .split("foe out exchange: at most")
+        .nth(1)
+        .unwrap()
+        .split("\n\n")
+        .next()
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .collect();
+    assert!(
+        printed.len() < tail.len(),
+        "{} of {}",
+        printed.len(),
+        tail.len()
+    );
+    let cut = *printed.last().unwrap();
+    let at_cut = tail.iter().find(|(k, _)| *k == cut).unwrap().1;
+    assert!(last - at_cut < 0.00005, "{at_cut} vs {last}");
+    // The row before the cut was not yet within a hair of the end.
+    let before = tail.iter().find(|(k, _)| *k == cut - 1).unwrap().1;
+    assert!(last - before >= 0.00005, "{before} vs {last}");
+}
+
 #[test]
 fn bad_grids_exit_2_with_what_is_allowed() {
     refused(

@@ -570,4 +570,6 @@ pub fn width_for(columns: usize) -> u32 {
 }
 
 #[cfg(test)]
+mod economy_tests;
+#[cfg(test)]
 mod tests;

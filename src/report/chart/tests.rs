@@ -14,7 +14,7 @@ fn png_size(bytes: &[u8]) -> (u32, u32) {
 }
 
 /// Renders both formats and checks them; returns the SVG.
-fn check_renders(chart: &Chart) -> String {
+pub(super) fn check_renders(chart: &Chart) -> String {
     let png_bytes = render::png(chart).expect("PNG renders");
     assert!(png_bytes.len() > 10_000, "{}: PNG too small", chart.stem);
     let (w, h) = png_size(&png_bytes);
@@ -33,11 +33,11 @@ fn check_renders(chart: &Chart) -> String {
     svg
 }
 
-fn stems(charts: &[Chart]) -> Vec<&str> {
+pub(super) fn stems(charts: &[Chart]) -> Vec<&str> {
     charts.iter().map(|c| c.stem.as_str()).collect()
 }
 
-fn find<'a>(charts: &'a [Chart], stem: &str) -> &'a Chart {
+pub(super) fn find<'a>(charts: &'a [Chart], stem: &str) -> &'a Chart {
     charts
         .iter()
         .find(|c| c.stem == stem)
@@ -763,56 +763,4 @@ fn a_doom_pool_balance_gets_a_chart_with_rung_names_and_the_chosen_rung() {
     let names: Vec<_> = chart.legend.iter().map(|l| l.name.as_str()).collect();
     assert_eq!(names.len(), 3, "{names:?}");
     check_renders(chart);
-}
-
-#[test]
-fn economy_bars_per_way_of_spending_only_where_someone_spends() {
-    // Every scene reports the economy; a scenario where nobody spends
-    // draws no economy chart.
-    assert!(!stems(&charts(&fixture::scene(false))).contains(&"cortex-scene-economy"));
-    let report = fixture::economy_scenes();
-    let charts = charts(&report);
-    let chart = find(&charts, "cortex-scene-economy");
-    check_renders(chart);
-    let names: Vec<_> = chart.legend.iter().map(|l| l.name.as_str()).collect();
-    assert_eq!(
-        names,
-        [
-            "nobody spends",
-            "the hero spends plot points",
-            "the GM spends doom dice",
-            "both spend"
-        ]
-    );
-    // Successes, doom dice left and doom dice spent, for each hero pool;
-    // the doom pools are categories, a bar per way of spending.
-    assert_eq!(chart.panels.len(), 6);
-    let Plot::Bars(bars) = &chart.panels[0].plot else {
-        panic!("the doom pools are drawn as categories")
-    };
-    assert_eq!(bars.categories, ["2d6", "3d8"]);
-    assert_eq!(bars.series.len(), 4);
-    for r in &report.results {
-        let pool = r.inputs["pool"].as_str().unwrap();
-        let doom = r.inputs["doom"].as_str().unwrap();
-        let hero = r.inputs["hero_spend"] != "never";
-        let gm = r.inputs["gm_spend"] != "never";
-        let series = usize::from(hero) + 2 * usize::from(gm);
-        let panel = if pool == "d8 2d6" { 0 } else { 1 };
-        let Plot::Bars(bars) = &chart.panels[panel].plot else {
-            panic!("not bars")
-        };
-        let x = bars.categories.iter().position(|c| c == doom).unwrap();
-        let bar = bars.series[series].values[x].unwrap();
-        let successes = r
-            .metrics
-            .value_at(fixture::metric_index(r, "mean_successes"))
-            .unwrap();
-        assert!((bar.value - successes).abs() < 1e-12, "{pool} vs {doom}");
-    }
-    // The GM's row draws only the cases in which the GM spends.
-    let Plot::Bars(spent) = &chart.panels[4].plot else {
-        panic!("not bars")
-    };
-    assert_eq!(spent.series.len(), 2);
 }

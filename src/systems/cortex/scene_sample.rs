@@ -148,24 +148,33 @@ impl SceneCase {
     pub fn floor_dice(&self, trials: u64, seed: u64) -> (Vec<u8>, Vec<u32>) {
         let sampler = self.sampler();
         let mut tally = sampler.new_tally();
-        let mut rng = block_rng(seed, 0);
-        let mut sides = Vec::new();
-        let counts = (0..trials)
-            .map(|_| {
-                let before = sides.len();
-                let mut roller = DieRoller::new(&mut rng);
-                sampler.play(
-                    &mut |s| {
-                        sides.push(s as u8);
-                        roller.roll(s)
-                    },
-                    &mut tally,
-                );
-                (sides.len() - before) as u32
-            })
-            .collect();
-        (sides, counts)
+        recorded_dice(trials, seed, |mut die| sampler.play(&mut die, &mut tally))
     }
+}
+
+/// What `trials` scenes of block 0 of `seed` throw, each played by `play`
+/// with a die that records its sides: every die's sides in throwing order,
+/// and how many dice each scene throws (a die roller per scene, as the
+/// trials have). The scene's floor and the economy's share it.
+pub(super) fn recorded_dice(
+    trials: u64,
+    seed: u64,
+    mut play: impl FnMut(&mut dyn FnMut(u32) -> u32),
+) -> (Vec<u8>, Vec<u32>) {
+    let mut rng = block_rng(seed, 0);
+    let mut sides = Vec::new();
+    let counts = (0..trials)
+        .map(|_| {
+            let before = sides.len();
+            let mut roller = DieRoller::new(&mut rng);
+            play(&mut |s| {
+                sides.push(s as u8);
+                roller.roll(s)
+            });
+            (sides.len() - before) as u32
+        })
+        .collect();
+    (sides, counts)
 }
 
 #[cfg(test)]

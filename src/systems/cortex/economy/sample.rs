@@ -180,21 +180,7 @@ pub fn floor_dice(
 ) -> (Vec<u8>, Vec<u32>) {
     let sampler = sampler(case, economy);
     let mut tally = sampler.new_tally();
-    let mut rng = crate::engine::rng::block_rng(seed, 0);
-    let mut sides = Vec::new();
-    let counts = (0..trials)
-        .map(|_| {
-            let before = sides.len();
-            let mut roller = DieRoller::new(&mut rng);
-            sampler.play(
-                &mut |s| {
-                    sides.push(s as u8);
-                    roller.roll(s)
-                },
-                &mut tally,
-            );
-            (sides.len() - before) as u32
-        })
-        .collect();
-    (sides, counts)
+    super::super::scene_sample::recorded_dice(trials, seed, |mut die| {
+        sampler.play(&mut die, &mut tally)
+    })
 }

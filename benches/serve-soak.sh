@@ -5,12 +5,19 @@
 # number of seconds with the typical request of serve-load.sh (a Cortex roll
 # against 2d6, exact, with its charts), while its resident memory is read
 # every second from /proc/PID/status. Prints wrk's figures and the memory
-# at 10 s and at the end: the resident set (VmRSS) and its peak so far
+# at 10, 60 and 120 s and at the end: the resident set (VmRSS) and its peak so far
 # (VmHWM). Memory is flat when the end's peak is the 10 s peak give or take
 # the allocator's slack. Traffic goes to 127.0.0.1 only; every run stops by
 # itself (wrk's -d, then SIGINT to the server this script started).
 #
 #   benches/serve-soak.sh [SECONDS] [CONNECTIONS...]     # default: 60 2 16
+#   VARIED=1 benches/serve-soak.sh ...                   # a new pool each request
+#
+# With VARIED=1 the requests are those of someone typing: each asks for the
+# next of 1,500 hero and doom pools (d10 plus 1-10 d8 and 1-10 d6, against
+# 2-4 dice of d6 to d12, exact, with charts), so the memo of pool
+# distributions and the tables of shared inputs are kept full and turned
+# over, not answered from one entry.
 #
 # Above the server's permits (one per core) the surplus is answered 503 at
 # once (wrk's "Non-2xx"): the limit working, not an error.
@@ -36,7 +43,23 @@ for connections in "${counts[@]}"; do
     echo "== $seconds s, $connections connections, 2 wrk threads: $url"
     echo "idle after one request: VmRSS $(kib VmRSS $server) KiB, VmHWM $(kib VmHWM $server) KiB"
     out=$(mktemp)
-    wrk --latency -t2 -c"$connections" -d"${seconds}s" --timeout 10s "$url" >"$out" &
+    script=()
+    if [ "${VARIED:-0}" = 1 ]; then
+        lua=$(mktemp --suffix .lua)
+        cat >"$lua" <<'LUA'
+counter = 0
+request = function()
+    counter = counter + 1
+    local n = counter % 1500
+    local pool = "d10%20" .. (1 + n % 10) .. "d8%20" .. (1 + math.floor(n / 10) % 10) .. "d6"
+    local doom = (2 + math.floor(n / 100) % 3) .. "d" .. (6 + 2 * (math.floor(n / 300) % 4))
+    return wrk.format("GET", "/api/evaluate?cmd=cortex&pool=" .. pool .. "&vs=" .. doom .. "&method=exact")
+end
+LUA
+        script=(-s "$lua")
+        echo "varied: each request the next of 1,500 pools (VARIED=1)"
+    fi
+    wrk --latency -t2 -c"$connections" -d"${seconds}s" --timeout 10s "${script[@]}" "$url" >"$out" &
     load=$!
     t=0
     while kill -0 "$load" 2>/dev/null; do
@@ -44,7 +67,7 @@ for connections in "${counts[@]}"; do
         t=$((t + 1))
         rss=$(kib VmRSS $server)
         hwm=$(kib VmHWM $server)
-        [ "$t" -eq 10 ] && echo "at 10 s: VmRSS $rss KiB, VmHWM $hwm KiB"
+        case $t in 10 | 60 | 120) echo "at $t s: VmRSS $rss KiB, VmHWM $hwm KiB" ;; esac
         last="at the end ($t s): VmRSS $rss KiB, VmHWM $hwm KiB"
     done
     wait "$load"
@@ -52,5 +75,5 @@ for connections in "${counts[@]}"; do
     cat "$out"
     kill -INT "$server"
     wait "$server" || true
-    rm -f "$log" "$out"
+    rm -f "$log" "$out" ${lua:+"$lua"}
 done

@@ -20,25 +20,20 @@ fn arg_id(key: &KeyDef) -> &'static str {
     key.name
 }
 
-/// clap keeps argument names for the whole run; these few are made once.
-fn leak(text: String) -> &'static str {
-    Box::leak(text.into_boxed_str())
-}
-
 /// A quick command's argument for `key`: the positional argument, or a
 /// flag that takes a comma list or is repeated (a switch alone is true).
 fn quick_arg(key: &'static KeyDef) -> Arg {
     let arg = Arg::new(arg_id(key)).help(key.help_line());
     if key.positional {
-        let arg = arg.required(true).value_name(leak(key.name.to_uppercase()));
+        let arg = arg.required(true).value_name(key.name.to_uppercase());
         return match key.kind {
             Kind::Int { .. } => arg.allow_negative_numbers(true),
             _ => arg,
         };
     }
     let arg = arg
-        .long(leak(key.flag()[2..].to_string()))
-        .value_name(leak(key.name.to_uppercase()))
+        .long(key.flag()[2..].to_string())
+        .value_name(key.name.to_uppercase())
         .action(ArgAction::Append);
     match key.kind {
         Kind::Int { .. } => arg
@@ -174,9 +169,9 @@ pub fn with_balance_key_flags(mut command: Command) -> Command {
             }
             seen.push(key.name);
             command = command.arg(
-                Arg::new(leak(balance_flag_id(key.name)))
-                    .long(leak(flag[2..].to_string()))
-                    .value_name(leak(key.name.to_uppercase()))
+                Arg::new(balance_flag_id(key.name))
+                    .long(flag[2..].to_string())
+                    .value_name(key.name.to_uppercase())
                     .num_args(0..=1)
                     .default_missing_value("true")
                     .allow_negative_numbers(true)

@@ -33,9 +33,12 @@ pub struct PoolOutcomes<W> {
 /// What a pool's distribution depends on: the pool, `keep` and the hitch cap.
 type Key = (Pool, usize, u32);
 
-/// Entries kept before the cache starts afresh, so that a long run of
-/// distinct pools cannot fill memory (a sweep has a few dozen).
-const MAX_OUTCOMES: usize = 4_000_000;
+/// Outcomes kept before the cache starts afresh, so that a long run of
+/// distinct pools (a sweep of thousands, or `oddsmith serve` asked for a
+/// new pool with every keystroke) cannot fill memory: at most 16 MiB of
+/// exact weights (32 bytes an outcome), where a 20-die pool has a few
+/// thousand outcomes and a sweep's pools a few dozen programmes.
+const MAX_OUTCOMES: usize = 1 << 19;
 
 /// One run's memo for one weight type.
 #[derive(Default)]
@@ -88,12 +91,60 @@ pub fn memoised<W: Cached>(
         return Ok(known);
     }
     let computed = Arc::new(compute(budget)?);
-    let mut cache = W::cache().lock().unwrap_or_else(|e| e.into_inner());
-    if cache.outcomes + computed.outcomes.len() > MAX_OUTCOMES {
-        cache.entries.clear();
-        cache.outcomes = 0;
-    }
-    cache.outcomes += computed.outcomes.len();
-    cache.entries.insert(key, Arc::clone(&computed));
+    W::cache()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .remember(key, Arc::clone(&computed), MAX_OUTCOMES);
     Ok(computed)
+}
+
+impl<W> PoolCache<W> {
+    /// Keeps `value` under `key`, first forgetting everything when the
+    /// outcomes held would pass `cap`.
+    fn remember(&mut self, key: Key, value: Arc<PoolOutcomes<W>>, cap: usize) {
+        if self.outcomes + value.outcomes.len() > cap {
+            self.entries.clear();
+            self.outcomes = 0;
+        }
+        self.outcomes += value.outcomes.len();
+        self.entries.insert(key, value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcomes(count: usize) -> Arc<PoolOutcomes<f64>> {
+        Arc::new(PoolOutcomes {
+            outcomes: (0..count as u32).map(|t| ((t, 0, 0), 1.0)).collect(),
+            cost: 1,
+            peak: 1,
+        })
+    }
+
+    fn key(dice: &str) -> Key {
+        (Pool::parse_cortex(dice).unwrap(), 2, 0)
+    }
+
+    #[test]
+    fn the_memo_forgets_everything_rather_than_pass_its_cap() {
+        let mut cache = PoolCache::default();
+        cache.remember(key("d8"), outcomes(60), 100);
+        cache.remember(key("2d8"), outcomes(40), 100);
+        assert_eq!((cache.entries.len(), cache.outcomes), (2, 100));
+        // One more would hold 130: the memo starts afresh with it alone.
+        cache.remember(key("3d8"), outcomes(30), 100);
+        assert_eq!((cache.entries.len(), cache.outcomes), (1, 30));
+        assert!(cache.entries.contains_key(&key("3d8")));
+    }
+
+    #[test]
+    fn the_cap_holds_at_most_sixteen_mebibytes_of_exact_weights() {
+        let outcome = std::mem::size_of::<((u32, u32, u32), u128)>();
+        assert!(
+            MAX_OUTCOMES * outcome <= 16 << 20,
+            "{outcome} bytes an outcome"
+        );
+    }
 }

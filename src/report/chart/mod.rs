@@ -59,35 +59,13 @@ pub fn charts(report: &Report) -> Vec<Chart> {
         let mut results = chosen(report, system);
         let all = results.len();
         results.truncate(MAX_CHARTED_CASES);
-        let mut drawn = match system {
-            System::Cortex => {
-                let mut charts = cortex::charts(&results);
-                charts.extend(totals::chart(&results));
-                charts.extend(plot_points::chart(&results));
-                charts
-            }
-            System::CortexScene => {
-                let mut charts = scene::charts(&results);
-                charts.extend(economy::charts(&results));
-                charts
-            }
-            System::CortexConflict => conflict::charts(&results),
-            System::Storytelling => {
-                // Extended and contested actions have charts of their own.
-                let (actions, rolls): (Vec<&CaseResult>, Vec<&CaseResult>) = results
-                    .iter()
-                    .copied()
-                    .partition(|r| storytelling_actions::is_action(r));
-                let mut charts = storytelling::charts(&rolls);
-                charts.extend(storytelling_actions::charts(&actions));
-                charts
-            }
-            System::Advantage => advantage::charts(&results),
-        };
-        if all > MAX_CHARTED_CASES {
-            for chart in &mut drawn {
+        let mut drawn = system_charts(system, &results);
+        for chart in &mut drawn {
+            let shown = fit_in_pixels(chart, system, &results);
+            if shown < all {
                 chart.cut(format!(
-                    "Only the first {MAX_CHARTED_CASES} of {} cases are drawn; the tables hold every case.",
+                    "Only the first {} of {} cases are drawn; the tables hold every case.",
+                    thousands(shown as u64),
                     thousands(all as u64)
                 ));
             }
@@ -96,6 +74,63 @@ pub fn charts(report: &Report) -> Vec<Chart> {
     }
     out.extend(balance::charts(&report.balances));
     out
+}
+
+/// The charts of `results`, all of `system`.
+fn system_charts(system: System, results: &[&CaseResult]) -> Vec<Chart> {
+    match system {
+        System::Cortex => {
+            let mut charts = cortex::charts(results);
+            charts.extend(totals::chart(results));
+            charts.extend(plot_points::chart(results));
+            charts
+        }
+        System::CortexScene => {
+            let mut charts = scene::charts(results);
+            charts.extend(economy::charts(results));
+            charts
+        }
+        System::CortexConflict => conflict::charts(results),
+        System::Storytelling => {
+            // Extended and contested actions have charts of their own.
+            let (actions, rolls): (Vec<&CaseResult>, Vec<&CaseResult>) = results
+                .iter()
+                .copied()
+                .partition(|r| storytelling_actions::is_action(r));
+            let mut charts = storytelling::charts(&rolls);
+            charts.extend(storytelling_actions::charts(&actions));
+            charts
+        }
+        System::Advantage => advantage::charts(results),
+    }
+}
+
+/// The most pixels one chart's canvas may hold: twice the largest bundled
+/// chart (about 4 million), legible when posted, and 24 MB of pixels while
+/// it is drawn. A chart of 200 cases of one shape can be far larger (a row
+/// of 200 doom pools is 27,480 pixels wide, 66 MB), which a reader cannot
+/// take in and a big sweep's memory should not carry.
+pub const MAX_CHART_PIXELS: u64 = 8_000_000;
+
+/// Draws `chart` again from the first half, quarter, ... of `results`
+/// until its canvas holds at most [`MAX_CHART_PIXELS`]; returns the cases
+/// it draws.
+fn fit_in_pixels(chart: &mut Chart, system: System, results: &[&CaseResult]) -> usize {
+    let pixels =
+        |chart: &Chart| render::canvas_size(chart).map_or(0, |(w, h)| u64::from(w) * u64::from(h));
+    let mut shown = results.len();
+    while shown > 1 && pixels(chart) > MAX_CHART_PIXELS {
+        let half = shown / 2;
+        let Some(smaller) = system_charts(system, &results[..half])
+            .into_iter()
+            .find(|c| c.stem == chart.stem)
+        else {
+            break;
+        };
+        *chart = smaller;
+        shown = half;
+    }
+    shown
 }
 
 /// The most cases of one system a report draws. Every chart grows with its

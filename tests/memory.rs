@@ -38,6 +38,8 @@ const KIB_A_CASE: f64 = 1.0;
 /// resident memory in KiB (from `wait4`, which reports the rusage of the
 /// one child it waits for).
 fn run(dir: &std::path::Path, file: &str, args: &[&str]) -> f64 {
+    // Waited for below by `wait4`, which also gives the child's rusage.
+    #[allow(clippy::zombie_processes)]
     let child = Command::new(env!("CARGO_BIN_EXE_oddsmith"))
         .current_dir(dir)
         .args(["run", file, "--method", "mc", "--trials", "1", "--quiet"])

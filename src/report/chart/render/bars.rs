@@ -145,7 +145,11 @@ where
     let under = (left + right) / 2;
     canvas.axis_names(
         (below, (under, bottom + 8 + frame.lines_below * tick_h + 10)),
-        (beside, (area.x0 + desc_h / 2, (top + bottom) / 2)),
+        (
+            beside,
+            (area.x0 + desc_h / 2, (top + bottom) / 2),
+            bottom - top,
+        ),
     )
 }
 

@@ -13,7 +13,7 @@ use plotters::style::FontTransform;
 
 use super::axis::{tick_label, Scale};
 use super::glyphs::{self, Align, Baseline};
-use super::{rgb, DESC, GRID, INK, TICK};
+use super::{rgb, DESC, GRID, INK, MIN_DESC, TICK};
 use crate::report::chart::model::{Colour, Format};
 use crate::report::format::svg;
 
@@ -130,15 +130,23 @@ where
     }
 
     /// What the axes measure: `below` centred under the plot, its top at
-    /// `under`; `beside` read bottom to top, centred on `left`.
+    /// `under`; `beside` read bottom to top, centred on `left`, in a
+    /// smaller size where it is longer than the plot is tall (`room`
+    /// pixels), so a long metric's phrase stays beside its own plot.
     pub(super) fn axis_names(
         &self,
         (below, under): (&str, (i32, i32)),
-        (beside, left): (&str, (i32, i32)),
+        (beside, left, room): (&str, (i32, i32), i32),
     ) -> Res {
         let top = (HPos::Center, VPos::Top);
         self.any_text(below, under, (DESC, false, INK), top, false)?;
-        self.vertical_text(beside, left, DESC)
+        let long = self.width(beside, DESC, false)?;
+        let size = if long > room && room > 0 {
+            (DESC * f64::from(room) / f64::from(long)).max(MIN_DESC)
+        } else {
+            DESC
+        };
+        self.vertical_text(beside, left, size)
     }
 
     /// Text turned to read bottom to top, centred on `at`.

@@ -109,7 +109,11 @@ where
             &h.x_label,
             (under, grid_bottom + 10 + max_lines * tick_h + 12),
         ),
-        (&h.y_label, (area.x0 + desc_h / 2, (top + grid_bottom) / 2)),
+        (
+            &h.y_label,
+            (area.x0 + desc_h / 2, (top + grid_bottom) / 2),
+            grid_bottom - top,
+        ),
     )?;
 
     // Colour bar: 0% at the bottom, 100% at the top.

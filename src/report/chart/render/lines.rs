@@ -146,6 +146,7 @@ where
         (
             &lines.axis.label,
             (area.x0 + desc_h / 2, (top + bottom) / 2),
+            bottom - top,
         ),
     )
 }

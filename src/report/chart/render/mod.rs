@@ -45,6 +45,8 @@ const NOTE: f64 = 21.0;
 const LEGEND: f64 = 21.0;
 const CAPTION: f64 = 24.0;
 const DESC: f64 = 22.0;
+/// The smallest an axis description is shrunk to fit beside its plot.
+const MIN_DESC: f64 = 15.0;
 const TICK: f64 = 20.0;
 const VALUE: f64 = 19.0;
 const MARGIN: i32 = 30;

@@ -432,6 +432,37 @@ mod tests {
         assert_eq!(row_heights(&chart, 800, 100), vec![400, 400]);
     }
 
+    /// The font size of the SVG text element that reads `text` (plotters
+    /// writes the text on a line of its own).
+    fn font_size_of(svg: &str, text: &str) -> f64 {
+        let end = svg
+            .find(&format!(">\n{text}\n</text>"))
+            .unwrap_or_else(|| panic!("{text:?} is not drawn"));
+        let start = svg[..end].rfind("<text").unwrap();
+        let size = svg[start..end].split("font-size=\"").nth(1).unwrap();
+        size[..size.find('"').unwrap()].parse().unwrap()
+    }
+
+    #[test]
+    fn an_axis_description_longer_than_its_plot_is_set_smaller() {
+        let described = |label: &str| {
+            let mut plot = bars(false, 3);
+            if let Plot::Bars(bars) = &mut plot {
+                bars.axis = Axis::number(label, 1);
+            }
+            svg(&chart_of(vec![plot], 1)).unwrap()
+        };
+        // plotters writes sizes in its own unit, so compare the two.
+        let short = font_size_of(&described("Successes"), "Successes");
+        let long = "average exchanges to take the foe out (of fights where it is), \
+                    counted over every exchange of the conflict";
+        let size = font_size_of(&described(long), long);
+        assert!(
+            size < short && size >= (short * MIN_DESC / DESC).floor(),
+            "{size} against {short}"
+        );
+    }
+
     #[test]
     fn other_charts_keep_equal_rows() {
         let chart = chart_of(vec![bars(false, 2), bars(false, 8)], 1);

@@ -18,7 +18,7 @@ use super::states::{Counters, StateSpace};
 use super::{AdvantageCase, AdvantageHists, COUNTS};
 use crate::distribution::Hist;
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
-use crate::engine::rng::DiceRng;
+use crate::engine::rng::{self, DiceRng};
 
 impl AdvantageCase {
     /// Monte Carlo histograms (probabilities): each trial one encounter.
@@ -206,6 +206,7 @@ impl AdvantageSampler<'_> {
     /// draws read as soon as drawn: one look-up a roll, the counts summed
     /// in one word. Nothing waits on a branch that the dice decide, and
     /// one encounter's look-ups overlap the next one's draws.
+    #[inline(always)]
     fn encounters(&self, rng: &mut DiceRng, trials: u64, tally: &mut AdvantageHists<u64>) {
         let t = self.transitions.as_ref().expect("only with a table");
         let (width, mask) = (t.width, (1u64 << t.width) - 1);
@@ -303,7 +304,7 @@ impl Sampler for AdvantageSampler<'_> {
 
     fn block(&self, rng: &mut DiceRng, trials: u64, tally: &mut Self::Tally) {
         if self.transitions.is_some() {
-            self.encounters(rng, trials, tally);
+            rng::with_local(rng, |rng| self.encounters(rng, trials, tally));
         } else {
             for _ in 0..trials {
                 self.trial(rng, tally);

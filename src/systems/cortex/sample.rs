@@ -13,7 +13,7 @@
 
 use crate::dice::Pool;
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
-use crate::engine::rng::{DiceRng, DieRoller};
+use crate::engine::rng::{self, DiceRng, DieRoller};
 
 use super::max_effect::Choice;
 use super::plot_points::PlotRoll;
@@ -81,6 +81,7 @@ impl CortexSampler<'_> {
     /// A block's trials in batches of [`LANES`]: every die of every trial
     /// drawn first, in the order one trial after another would draw them
     /// (the action pool, then the reacting pool), then scored side by side.
+    #[inline(always)]
     fn batches(&self, rng: &mut DiceRng, trials: u64, tally: &mut PackedTally) {
         let rules = &self.case.rules;
         let reacting = matches!(self.case.opposition, Opposition::Pool(_));
@@ -148,7 +149,7 @@ impl Sampler for CortexSampler<'_> {
 
     fn block(&self, rng: &mut DiceRng, trials: u64, tally: &mut Self::Tally) {
         if self.batched {
-            self.batches(rng, trials, tally);
+            rng::with_local(rng, |rng| self.batches(rng, trials, tally));
         } else {
             for _ in 0..trials {
                 self.trial(rng, tally);

@@ -6,12 +6,12 @@
 //! generator floor, the very dice a block's scenes throw.
 
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
-use crate::engine::rng::{block_rng, DiceRng, DieRoller};
+use crate::engine::rng::{self, block_rng, DiceRng, DieRoller};
 
-use super::rules::{held_total, Rank};
+use super::rules::{held_total, keep_top, value_rank};
 use super::sample::dice_table;
 use super::scene::{dice_in, doom_die_step, key_of, DoomKey, SceneCase, SceneHists};
-use super::score::{push_die, score_stream, PoolRoll};
+use super::score::{score_stream, PoolRoll};
 
 /// Sides of the doom dice by step, d4 .. d12.
 const DOOM_SIDES: [u32; 5] = [4, 6, 8, 10, 12];
@@ -30,19 +30,92 @@ fn score_keeping(keep: usize, dice: impl Iterator<Item = (u8, u8)>) -> PoolRoll 
 }
 
 /// The total of a doom pool's roll keeping `KEEP` dice, the dice thrown by
-/// `die` largest first: the Cortex rule ([`push_die`]), of which a
-/// reaction needs only the total.
+/// `die` largest first: the Cortex rule's top-k selection ([`keep_top`])
+/// on the values alone ([`value_rank`]), since a reaction needs only the
+/// total (the sizes only break ties between equal values, which the sum
+/// never sees, and the effect die and hitches of the reaction count for
+/// nothing in a scene).
 #[inline(always)]
 fn doom_total<const KEEP: usize>(doom: &DoomKey, die: &mut impl FnMut(u32) -> u32) -> u32 {
-    let mut held = [0 as Rank; KEEP];
-    let (mut free_step, mut hitches) = (-1, 0u32);
+    let mut held = [0u32; KEEP];
     for step in (0..5).rev() {
         for _ in 0..doom[step] {
             let face = die(DOOM_SIDES[step]) as u8;
-            push_die(&mut held, &mut free_step, &mut hitches, step as u8, face);
+            keep_top(&mut held, u32::from(value_rank(face)));
         }
     }
     held_total(&held)
+}
+
+/// Most entries of the action pool's score table ([`ActionTable`]).
+const MAX_ACTION_TABLE: usize = 1 << 16;
+/// Trials a table entry must save at least: building one costs about one
+/// roll scored die by die, and each trial rolls the pool once an action.
+const TRIALS_PER_ENTRY: u64 = 8;
+
+/// Every roll of the player's pool scored ahead, as in a conflict: the
+/// faces, read as digits (the first die's the most significant), index
+/// the roll's total and hitches, so that an action adds a product a die
+/// and reads one entry instead of running the scorer on every die. The
+/// dice are thrown as before, in the same order (the same stream).
+struct ActionTable {
+    /// Per die, its sides and the weight of its face less one.
+    digits: Vec<(u32, u32)>,
+    /// Per roll, `total << 8 | hitches`.
+    scores: Vec<u16>,
+}
+
+impl ActionTable {
+    /// The table of `action` keeping `keep`, when it has at most
+    /// [`MAX_ACTION_TABLE`] entries and `trials` repay building it.
+    fn new(action: &[(u8, u8)], keep: usize, trials: u64) -> Option<ActionTable> {
+        let entries = action
+            .iter()
+            .try_fold(1usize, |n, &(_, sides)| n.checked_mul(usize::from(sides)))?;
+        if entries > MAX_ACTION_TABLE || (entries as u64).saturating_mul(TRIALS_PER_ENTRY) > trials
+        {
+            return None;
+        }
+        let mut weight = 1u32;
+        let mut digits: Vec<(u32, u32)> = action
+            .iter()
+            .rev()
+            .map(|&(_, sides)| {
+                let digit = (u32::from(sides), weight);
+                weight *= u32::from(sides);
+                digit
+            })
+            .collect();
+        digits.reverse();
+        let scores = (0..entries as u32)
+            .map(|index| {
+                let roll = score_keeping(
+                    keep,
+                    action
+                        .iter()
+                        .zip(&digits)
+                        .map(|(&(step, _), &(sides, weight))| {
+                            (step, (index / weight % sides + 1) as u8)
+                        }),
+                );
+                debug_assert!(roll.total < 256 && roll.hitches < 256);
+                ((roll.total as u16) << 8) | roll.hitches as u16
+            })
+            .collect();
+        Some(ActionTable { digits, scores })
+    }
+
+    /// One roll of the pool, its dice thrown by `die` in the pool's order:
+    /// its total and hitches.
+    #[inline(always)]
+    fn roll(&self, die: &mut impl FnMut(u32) -> u32) -> (u32, u32) {
+        let mut index = 0u32;
+        for &(sides, weight) in &self.digits {
+            index += (die(sides) - 1) * weight;
+        }
+        let entry = self.scores[index as usize];
+        (u32::from(entry >> 8), u32::from(entry & 0xff))
+    }
 }
 
 /// The Monte Carlo trial: one whole scene.
@@ -50,6 +123,8 @@ struct SceneSampler<'a> {
     case: &'a SceneCase,
     /// The player's dice as (step, sides), largest first.
     action: Vec<(u8, u8)>,
+    /// Their rolls scored ahead, when the trials repay it.
+    table: Option<ActionTable>,
     start: DoomKey,
 }
 
@@ -67,12 +142,18 @@ impl SceneSampler<'_> {
                 ended = true;
                 break;
             }
-            let action = score_keeping(
-                case.rules.keep,
-                self.action
-                    .iter()
-                    .map(|&(step, sides)| (step, die(u32::from(sides)) as u8)),
-            );
+            let (total, hitches) = match &self.table {
+                Some(table) => table.roll(die),
+                None => {
+                    let roll = score_keeping(
+                        case.rules.keep,
+                        self.action
+                            .iter()
+                            .map(|&(step, sides)| (step, die(u32::from(sides)) as u8)),
+                    );
+                    (roll.total, roll.hitches)
+                }
+            };
             // The GM rolls the whole doom pool, largest dice first, and
             // sums `reaction_keep` dice.
             let reaction = match case.rules.reaction_keep {
@@ -82,14 +163,14 @@ impl SceneSampler<'_> {
                 4 => doom_total::<4>(&doom, die),
                 _ => doom_total::<5>(&doom, die),
             };
-            let (success, heroic) = case.outcome(action.total, reaction);
+            let (success, heroic) = case.outcome(total, reaction);
             if success {
                 successes += 1;
                 tally.success_by_action[i] += 1;
             }
             heroics += u32::from(heroic);
-            if action.hitches >= 1 {
-                doom[doom_die_step(action.hitches)] += 1;
+            if hitches >= 1 {
+                doom[doom_die_step(hitches)] += 1;
                 plot_points += 1;
             }
         }
@@ -112,9 +193,20 @@ impl Sampler for SceneSampler<'_> {
         SceneHists::new(self.case.actions)
     }
 
+    #[inline(always)]
     fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally) {
         let mut roller = DieRoller::new(rng);
         self.play(&mut |sides| roller.roll(sides), tally);
+    }
+
+    /// The trials one after another, drawing from a local copy of the
+    /// block's generator ([`rng::with_local`]).
+    fn block(&self, rng: &mut DiceRng, trials: u64, tally: &mut Self::Tally) {
+        rng::with_local(rng, |rng| {
+            for _ in 0..trials {
+                self.trial(rng, tally);
+            }
+        });
     }
 
     fn merge(&self, into: &mut Self::Tally, other: Self::Tally) {
@@ -128,14 +220,17 @@ impl SceneCase {
         &self,
         settings: &McSettings<'_>,
     ) -> Result<SceneHists<f64>, Interrupted> {
-        Ok(monte_carlo::run(&self.sampler(), settings)?.to_probabilities(settings.trials))
+        Ok(monte_carlo::run(&self.sampler(settings.trials), settings)?
+            .to_probabilities(settings.trials))
     }
 
-    /// The Monte Carlo trial of this scene.
-    fn sampler(&self) -> SceneSampler<'_> {
+    /// The Monte Carlo trial of this scene, for a run of `trials`.
+    fn sampler(&self, trials: u64) -> SceneSampler<'_> {
+        let action = dice_table(&self.pool);
         SceneSampler {
             case: self,
-            action: dice_table(&self.pool),
+            table: ActionTable::new(&action, self.rules.keep, trials),
+            action,
             start: key_of(&self.doom),
         }
     }
@@ -146,7 +241,7 @@ impl SceneCase {
     /// die roller per scene, as the trials have).
     #[doc(hidden)]
     pub fn floor_dice(&self, trials: u64, seed: u64) -> (Vec<u8>, Vec<u32>) {
-        let sampler = self.sampler();
+        let sampler = self.sampler(trials);
         let mut tally = sampler.new_tally();
         recorded_dice(trials, seed, |mut die| sampler.play(&mut die, &mut tally))
     }
@@ -251,15 +346,26 @@ mod tests {
                 end_at_2d12: end,
                 economy: None,
             };
-            let sampler = case.sampler();
-            let (mut new, mut old) = (sampler.new_tally(), sampler.new_tally());
-            let (mut a, mut b) = (block_rng(8, 3), block_rng(8, 3));
-            for _ in 0..3_000 {
-                sampler.trial(&mut a, &mut new);
-                old_trial(&sampler, &mut b, &mut old);
+            // With the pool's score table and without (too few trials).
+            for trials in [u64::MAX, 1] {
+                let sampler = case.sampler(trials);
+                assert_eq!(sampler.table.is_some(), trials > 1);
+                let (mut new, mut old) = (sampler.new_tally(), sampler.new_tally());
+                let (mut a, mut b) = (block_rng(8, 3), block_rng(8, 3));
+                for _ in 0..3_000 {
+                    sampler.trial(&mut a, &mut new);
+                    old_trial(&sampler, &mut b, &mut old);
+                }
+                assert_eq!(new, old, "{pool} vs {doom}");
+                // A block plays the same trials from the same stream.
+                let mut blocked = sampler.new_tally();
+                let mut c = block_rng(8, 3);
+                sampler.block(&mut c, 3_000, &mut blocked);
+                assert_eq!(blocked, new, "{pool} vs {doom}");
+                let next = rand::Rng::next_u64(&mut b);
+                assert_eq!(rand::Rng::next_u64(&mut a), next);
+                assert_eq!(rand::Rng::next_u64(&mut c), next);
             }
-            assert_eq!(new, old, "{pool} vs {doom}");
-            assert_eq!(rand::Rng::next_u64(&mut a), rand::Rng::next_u64(&mut b));
         }
     }
 }

@@ -48,11 +48,24 @@ pub(super) fn draw_at_least(face: u8) -> u64 {
     ((u64::from(face) - 1) << 32).div_ceil(u64::from(SIDES))
 }
 
+/// A threshold of [`draw_at_least`] (`0 ..= 2^32`) as a 32-bit draw and a
+/// mask, all ones when some draw reaches it: a draw `x` is at or above it
+/// exactly when `x >= draw` and the mask is set.
+fn lane_threshold(at: u64) -> (u32, u32) {
+    match u32::try_from(at) {
+        Ok(draw) => (draw, u32::MAX),
+        Err(_) => (u32::MAX, 0),
+    }
+}
+
 /// Whether the roller rejects the draw `x` and draws again (Lemire: the low
 /// 32 bits of `10 x` below `2^32 mod 10 = 6`).
 #[inline(always)]
 fn rejected(x: u32) -> bool {
-    x.wrapping_mul(u32::from(SIDES)) < (1u64 << 32).rem_euclid(u64::from(SIDES)) as u32
+    // 10 x as two shifts and an add: a 32-bit multiply is no single
+    // instruction on the vector registers of every x86-64.
+    const _: () = assert!(SIDES == 10);
+    (x << 3).wrapping_add(x << 1) < (1u64 << 32).rem_euclid(u64::from(SIDES)) as u32
 }
 
 /// A block's d10 draws, buffered and classified for one set of [`Rules`]
@@ -105,19 +118,29 @@ impl<'a> D10s<'a> {
         self.halves.copy_within(keep..self.len, 0);
         self.at -= keep;
         self.len -= keep;
+        // The generator's state in registers while it fills (through the
+        // `&mut` it would go to memory and back each word); the same words.
+        let mut rng = self.rng.clone();
         while self.len + 2 <= FILL {
-            let word = rand::Rng::next_u64(self.rng);
+            let word = rand::Rng::next_u64(&mut rng);
             self.halves[self.len] = word as u32;
             self.halves[self.len + 1] = (word >> 32) as u32;
             self.len += 2;
         }
-        let (success_at, again_at) = (self.success_at, self.again_at);
-        let mut clean = true;
+        *self.rng = rng;
+        // Classified in 32-bit lanes with no branch, so that the loop runs
+        // on vector registers (four halves at a time on any x86-64): a
+        // threshold is a 32-bit draw and whether any draw reaches it.
+        let (success_at, can_succeed) = lane_threshold(self.success_at);
+        let (again_at, can_explode) = lane_threshold(self.again_at);
+        let mut any_rejected = 0u32;
         for (code, &x) in self.codes.iter_mut().zip(&self.halves[..self.len]) {
-            let x64 = u64::from(x);
-            *code = u32::from(x64 >= success_at) + if x64 >= again_at { 0 } else { ENDS };
-            clean &= !rejected(x);
+            let success = u32::from(x >= success_at) & can_succeed;
+            let explodes = (u32::from(x >= again_at) & can_explode).wrapping_neg();
+            *code = success + (ENDS & !explodes);
+            any_rejected |= u32::from(rejected(x));
         }
+        let clean = any_rejected == 0;
         // `len` is always FILL here (both it and `keep` are even), so the
         // one sentinel sits at FILL and a count that runs past it reads
         // only the zero after it and, wrapping, this fill's codes: it
@@ -285,5 +308,32 @@ mod tests {
         }
         assert_eq!(draw_at_least(1), 0);
         assert_eq!(draw_at_least(11), 1 << 32);
+    }
+
+    /// A threshold in 32-bit lanes tells the draws apart as the 64-bit
+    /// comparison does, "never" (`2^32`) and "always" (0) included.
+    #[test]
+    fn lane_thresholds_compare_as_the_draws_do() {
+        for face in 1..=11u8 {
+            let at = draw_at_least(face);
+            let (draw, mask) = lane_threshold(at);
+            for x in [
+                0,
+                1,
+                5,
+                6,
+                at.saturating_sub(1),
+                at,
+                at + 1,
+                u64::from(u32::MAX),
+            ] {
+                let Ok(x) = u32::try_from(x) else { continue };
+                assert_eq!(
+                    (x >= draw) && mask == u32::MAX,
+                    u64::from(x) >= at,
+                    "face {face}, draw {x}"
+                );
+            }
+        }
     }
 }

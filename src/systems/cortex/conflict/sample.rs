@@ -18,7 +18,7 @@ use std::sync::{Mutex, OnceLock};
 
 use crate::dice::Pool;
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
-use crate::engine::rng::{DiceRng, DieRoller};
+use crate::engine::rng::{self, DiceRng, DieRoller};
 use crate::systems::cortex::keys::MAX_KEEP;
 use crate::systems::cortex::score::{score_lanes, LaneRolls, LANES};
 use crate::systems::cortex::{dice_table, roll_pool, PoolRoll, Rules};
@@ -467,7 +467,9 @@ impl Sampler for ConflictSampler<'_> {
 
     fn block(&self, rng: &mut DiceRng, trials: u64, tally: &mut Self::Tally) {
         match &self.fights {
-            Some(fights) => self.fights(fights, rng, trials, tally, &mut |_, _| {}),
+            Some(fights) => rng::with_local(rng, |rng| {
+                self.fights(fights, rng, trials, tally, &mut |_, _| {})
+            }),
             None => {
                 for _ in 0..trials {
                     self.fight(rng, tally, &mut |_, _| {});

@@ -45,6 +45,28 @@ struct Transition {
     gm: [f64; 5],
 }
 
+/// One way an action moves a state's row into the row of the state it
+/// leads to, in the order the chain makes them: what the hero did not lose
+/// to the GM's spend (`gm == false`: chance `p`, of it `success` and
+/// `heroic` succeeding), or a doom die the GM spent (`gm`: chance `p`).
+#[derive(Debug, Clone, Copy)]
+struct Move {
+    to: u32,
+    /// Plot points earned.
+    earned: u8,
+    gm: bool,
+    p: f64,
+    success: f64,
+    heroic: f64,
+}
+
+/// What an action does from a state, worked out the first time the state
+/// is played: its transitions (for the chance of success) and its moves.
+struct Moves {
+    transitions: Rc<Vec<Transition>>,
+    moves: Vec<Move>,
+}
+
 /// A state of the chain: the doom pool (its number), the plot points held
 /// and whether the GM has spent a doom die yet. The chain numbers them in
 /// the order met and steps them in this order ([`Play::rank`]).
@@ -67,20 +89,24 @@ impl Play {
 /// Where a row's numbers sit. Before action `a` (`n = a + 1` counts, 0 to
 /// `a`) a row holds the chance of each count of successes (`n` numbers),
 /// of plot points earned (`2n - 1`: up to two an action), then of heroic
-/// successes and of doom dice spent: `n` numbers each when counted, two
-/// each (the chance-weighted sums of the count and of its square) by
-/// moments.
+/// successes and of doom dice spent: `n` numbers each when counted. A long
+/// scene carries those two by moments (two numbers each, the
+/// chance-weighted sums of the count and of its square), and with them
+/// whether the GM has spent as one more number, the chance that it has,
+/// instead of in the state: the two states of a pool and plot points held
+/// that differ only there play alike, so they merge, halving the states.
 #[derive(Debug, Clone, Copy)]
 struct Layout {
     moments: bool,
 }
 
-/// A row cut into its four parts.
+/// A row cut into its parts (`gm_spent` empty when counted).
 struct Parts<T> {
     successes: T,
     earned: T,
     heroics: T,
     doom_spent: T,
+    gm_spent: T,
 }
 
 impl Layout {
@@ -88,7 +114,7 @@ impl Layout {
     fn width(&self, a: usize) -> usize {
         let n = a + 1;
         if self.moments {
-            3 * n + 3
+            3 * n + 4
         } else {
             5 * n - 1
         }
@@ -97,41 +123,49 @@ impl Layout {
     /// The counts a row of `len` numbers holds (`n` above).
     fn counts(&self, len: usize) -> usize {
         if self.moments {
-            len / 3 - 1
+            (len - 1) / 3 - 1
         } else {
             len.div_ceil(5)
         }
     }
 
-    /// The ends of the four parts of a row holding `n` counts.
-    fn cuts(&self, n: usize) -> [usize; 3] {
-        let tail = if self.moments { 2 } else { n };
-        [n, 3 * n - 1, 3 * n - 1 + tail]
+    /// The ends of the parts of a row holding `n` counts.
+    fn cuts(&self, n: usize) -> [usize; 4] {
+        let earned = 3 * n - 1;
+        if self.moments {
+            [n, earned, earned + 2, earned + 4]
+        } else {
+            [n, earned, earned + n, earned + 2 * n]
+        }
     }
 
     fn split<'r>(&self, row: &'r [f64]) -> Parts<&'r [f64]> {
-        let [a, b, c] = self.cuts(self.counts(row.len()));
+        let [a, b, c, d] = self.cuts(self.counts(row.len()));
         let (successes, rest) = row.split_at(a);
         let (earned, rest) = rest.split_at(b - a);
-        let (heroics, doom_spent) = rest.split_at(c - b);
+        let (heroics, rest) = rest.split_at(c - b);
+        let (doom_spent, gm_spent) = rest.split_at(d - c);
         Parts {
             successes,
             earned,
             heroics,
             doom_spent,
+            gm_spent,
         }
     }
 
     fn split_mut<'r>(&self, row: &'r mut [f64]) -> Parts<&'r mut [f64]> {
-        let [a, b, c] = self.cuts(self.counts(row.len()));
+        let [a, b, c, d] = self.cuts(self.counts(row.len()));
         let (successes, rest) = row.split_at_mut(a);
         let (earned, rest) = rest.split_at_mut(b - a);
-        let (heroics, doom_spent) = rest.split_at_mut(c - b);
+        let (heroics, rest) = rest.split_at_mut(c - b);
+        let (doom_spent, gm_spent) = rest.split_at_mut(d - c);
         Parts {
             successes,
             earned,
             heroics,
             doom_spent,
+            gm_spent,
         }
     }
 }
@@ -149,6 +183,9 @@ struct Scene<'a> {
     /// Every state met, by number, and the number of each.
     plays: Vec<Play>,
     play_ids: FxHashMap<Play, u32>,
+    /// By state number, its moves once played (a state is played at most
+    /// once an action, and most are played in several).
+    moves: Vec<Option<Rc<Moves>>>,
     tally: EconomyTally<f64>,
 }
 
@@ -226,10 +263,75 @@ impl Scene<'_> {
     /// The number of `play`, met now if not before.
     fn play_id(&mut self, play: Play) -> u32 {
         let plays = &mut self.plays;
+        let moves = &mut self.moves;
         *self.play_ids.entry(play).or_insert_with(|| {
             plays.push(play);
+            moves.push(None);
             (plays.len() - 1) as u32
         })
+    }
+
+    /// The moves of state `id` (not one the GM ends), worked out once.
+    fn moves(&mut self, id: u32, budget: &mut Budget) -> Result<Rc<Moves>, ExactError> {
+        if let Some(moves) = &self.moves[id as usize] {
+            return Ok(moves.clone());
+        }
+        let play = self.plays[id as usize];
+        let prep = self.economy.prepare(play.held);
+        let transitions = self.transitions(play.pool, prep, budget)?;
+        let mut moves = Vec::new();
+        for t in transitions.iter() {
+            if t.p == 0.0 {
+                continue;
+            }
+            let settled = self
+                .economy
+                .settle(play.held, prep, t.spent, t.level as u32);
+            let earned = settled.earned as u8;
+            let spent_doom: f64 = t.gm.iter().sum();
+            let kept = t.p - spent_doom;
+            if kept > 0.0 {
+                let child = self.pools.child(play.pool, None, t.level, budget)?;
+                let to = self.play_id(Play {
+                    pool: child,
+                    held: settled.held,
+                    gm_spent: play.gm_spent,
+                });
+                moves.push(Move {
+                    to,
+                    earned,
+                    gm: false,
+                    p: kept,
+                    success: t.success,
+                    heroic: t.heroic,
+                });
+            }
+            for (step, &g) in t.gm.iter().enumerate() {
+                if g <= 0.0 {
+                    continue;
+                }
+                let child = self
+                    .pools
+                    .child(play.pool, Some(step as u8), t.level, budget)?;
+                let to = self.play_id(Play {
+                    pool: child,
+                    held: settled.held,
+                    // A long scene's row carries it.
+                    gm_spent: !self.layout.moments,
+                });
+                moves.push(Move {
+                    to,
+                    earned,
+                    gm: true,
+                    p: g,
+                    success: 0.0,
+                    heroic: 0.0,
+                });
+            }
+        }
+        let moves = Rc::new(Moves { transitions, moves });
+        self.moves[id as usize] = Some(moves.clone());
+        Ok(moves)
     }
 }
 
@@ -331,61 +433,37 @@ impl RowMechanic for Scene<'_> {
             return Ok(());
         }
         let mass = self.total(row);
-        let prep = self.economy.prepare(play.held);
-        let transitions = self.transitions(play.pool, prep, budget)?;
+        let moves = self.moves(id, budget)?;
+        for t in moves.transitions.iter().filter(|t| t.p != 0.0) {
+            self.tally.scene.success_by_action[action] += mass * t.success;
+        }
         let layout = self.layout;
         let from = layout.split(row);
-        for t in transitions.iter() {
-            if t.p == 0.0 {
-                continue;
-            }
-            let settled = self
-                .economy
-                .settle(play.held, prep, t.spent, t.level as u32);
-            let inc = settled.earned as usize;
-            self.tally.scene.success_by_action[action] += mass * t.success;
-            let spent_doom: f64 = t.gm.iter().sum();
-            let kept = t.p - spent_doom;
-            if kept > 0.0 {
-                let child = self.pools.child(play.pool, None, t.level, budget)?;
-                let to = self.play_id(Play {
-                    pool: child,
-                    held: settled.held,
-                    gm_spent: play.gm_spent,
-                });
-                let to = layout.split_mut(next.to(to));
-                count_into(to.successes, from.successes, t.success, kept);
-                shift_into(to.earned, from.earned, inc, kept);
+        for m in &moves.moves {
+            let to = layout.split_mut(next.to(m.to));
+            let earned = usize::from(m.earned);
+            if m.gm {
+                // The GM's die turns a success into a failure.
+                shift_into(to.successes, from.successes, 0, m.p);
+                shift_into(to.heroics, from.heroics, 0, m.p);
+                shift_into(to.earned, from.earned, earned, m.p);
                 if layout.moments {
-                    moments_into(to.heroics, from.heroics, mass, t.heroic, kept);
+                    moments_into(to.doom_spent, from.doom_spent, mass, m.p, m.p);
+                    to.gm_spent[0] += mass * m.p;
                 } else {
-                    count_into(to.heroics, from.heroics, t.heroic, kept);
+                    shift_into(to.doom_spent, from.doom_spent, 1, m.p);
+                }
+            } else {
+                count_into(to.successes, from.successes, m.success, m.p);
+                shift_into(to.earned, from.earned, earned, m.p);
+                if layout.moments {
+                    moments_into(to.heroics, from.heroics, mass, m.heroic, m.p);
+                } else {
+                    count_into(to.heroics, from.heroics, m.heroic, m.p);
                 }
                 // Counts or moments, what the GM did not spend stays.
-                shift_into(to.doom_spent, from.doom_spent, 0, kept);
-            }
-            for (step, &g) in t.gm.iter().enumerate() {
-                if g <= 0.0 {
-                    continue;
-                }
-                let child = self
-                    .pools
-                    .child(play.pool, Some(step as u8), t.level, budget)?;
-                let to = self.play_id(Play {
-                    pool: child,
-                    held: settled.held,
-                    gm_spent: true,
-                });
-                let to = layout.split_mut(next.to(to));
-                // The GM's die turns a success into a failure.
-                shift_into(to.successes, from.successes, 0, g);
-                shift_into(to.heroics, from.heroics, 0, g);
-                shift_into(to.earned, from.earned, inc, g);
-                if layout.moments {
-                    moments_into(to.doom_spent, from.doom_spent, mass, g, g);
-                } else {
-                    shift_into(to.doom_spent, from.doom_spent, 1, g);
-                }
+                shift_into(to.doom_spent, from.doom_spent, 0, m.p);
+                shift_into(to.gm_spent, from.gm_spent, 0, m.p);
             }
         }
         Ok(())
@@ -413,7 +491,10 @@ impl RowMechanic for Scene<'_> {
                 economy.points_spent.add(start + c as i64 - held, e);
             }
         }
-        match (scene.heroic_moments.as_mut(), economy.doom_spent_moments.as_mut()) {
+        match (
+            scene.heroic_moments.as_mut(),
+            economy.doom_spent_moments.as_mut(),
+        ) {
             (Some(heroics), Some(doom_spent)) => {
                 for (moments, part) in [(heroics, parts.heroics), (doom_spent, parts.doom_spent)] {
                     moments.mass += mass;
@@ -433,6 +514,9 @@ impl RowMechanic for Scene<'_> {
         economy.final_points.add(held, mass);
         if play.gm_spent {
             economy.gm_spent += mass;
+        }
+        if let Some(&spent) = parts.gm_spent.first() {
+            economy.gm_spent += spent;
         }
         if ended {
             scene.ended += mass;
@@ -487,6 +571,7 @@ pub(super) fn exact_hists_with(
         transitions: FxHashMap::default(),
         plays: Vec::new(),
         play_ids: FxHashMap::default(),
+        moves: Vec::new(),
         tally,
     };
     let run = chain::run_rows(&mut scene, pruning, budget)?;

@@ -15,6 +15,8 @@
 //! without the keys to the last bit.
 
 pub(crate) mod chain;
+#[cfg(test)]
+mod long_tests;
 mod pools;
 pub(crate) mod rules;
 mod sample;

@@ -14,7 +14,9 @@ use crate::dice::{Die, Pool};
 use crate::engine::exact::{Budget, ExactError, DENSE_OPS_PER_STEP};
 
 use super::super::scene::{DoomKey, SceneCase};
-use super::rules::{action_pool, action_total, settle_doom, DoomDice, HeroDice, Preparation, Reaction};
+use super::rules::{
+    action_pool, action_total, settle_doom, DoomDice, HeroDice, Preparation, Reaction,
+};
 use super::Economy;
 
 /// Hitch levels that matter: 4 or more hitches all add a d12.
@@ -216,14 +218,24 @@ impl DoomTable {
 }
 
 /// The doom pools the chain has met, with what each rolls as a reaction.
+/// The doom pools' distributions kept at once (16 bytes an entry): a long
+/// scene meets thousands of pools of thousands of entries each, and a pool's
+/// parents are mostly those of the pools met just before it.
+const KEPT_DIST_ENTRIES: usize = 1 << 23;
+
 pub(super) struct DoomPools {
     table: DoomTable,
     pub(super) keys: Vec<DoomKey>,
     index: FxHashMap<DoomKey, u32>,
     /// Per pool: (reaction, probability), in a fixed order.
     pub(super) reactions: Vec<Rc<Vec<(Reaction, f64)>>>,
-    /// Sparse distributions of the pools and their parents, by key.
-    dists: FxHashMap<DoomKey, Rc<Vec<(u32, f64)>>>,
+    /// Sparse distributions of the pools and their parents, by key, each
+    /// with when it was last used; at most about [`KEPT_DIST_ENTRIES`]
+    /// entries in all.
+    dists: FxHashMap<DoomKey, (Rc<Vec<(u32, f64)>>, u64)>,
+    /// Entries in `dists`, and uses so far.
+    dist_entries: usize,
+    uses: u64,
     /// The pool a pool becomes: (pool, spent step or 5, hitch level).
     children: FxHashMap<(u32, u8, u8), u32>,
 }
@@ -232,13 +244,15 @@ impl DoomPools {
     pub(super) fn new(reaction_keep: usize, gm_spends: bool) -> DoomPools {
         let mut dists = FxHashMap::default();
         let table = DoomTable::new(reaction_keep, gm_spends);
-        dists.insert([0; 5], Rc::new(vec![(0, 1.0)]));
+        dists.insert([0; 5], (Rc::new(vec![(0, 1.0)]), u64::MAX));
         DoomPools {
             table,
             keys: Vec::new(),
             index: FxHashMap::default(),
             reactions: Vec::new(),
             dists,
+            dist_entries: 1,
+            uses: 0,
             children: FxHashMap::default(),
         }
     }
@@ -250,7 +264,9 @@ impl DoomPools {
         key: DoomKey,
         budget: &mut Budget,
     ) -> Result<Rc<Vec<(u32, f64)>>, ExactError> {
-        if let Some(d) = self.dists.get(&key) {
+        self.uses += 1;
+        if let Some((d, used)) = self.dists.get_mut(&key) {
+            *used = (*used).max(self.uses);
             return Ok(d.clone());
         }
         let step = (0..5).find(|&s| key[s] > 0).expect("a non-empty key");
@@ -261,8 +277,31 @@ impl DoomPools {
             format!("the doom pool {}", pool_text(&key))
         })?;
         let dist = Rc::new(self.table.add_die(&from, step as u8));
-        self.dists.insert(key, dist.clone());
+        self.dist_entries += dist.len();
+        self.dists.insert(key, (dist.clone(), self.uses));
+        if self.dist_entries > KEPT_DIST_ENTRIES {
+            self.forget_dists();
+        }
         Ok(dist)
+    }
+
+    /// Forgets the distributions least recently used, down to half of
+    /// [`KEPT_DIST_ENTRIES`]: one asked for again is grown again, the same
+    /// way, so to the same bits.
+    fn forget_dists(&mut self) {
+        let mut by_use: Vec<(u64, DoomKey, usize)> = self
+            .dists
+            .iter()
+            .map(|(key, (d, used))| (*used, *key, d.len()))
+            .collect();
+        by_use.sort_unstable();
+        for (_, key, len) in by_use {
+            if self.dist_entries <= KEPT_DIST_ENTRIES / 2 || key == [0; 5] {
+                break;
+            }
+            self.dists.remove(&key);
+            self.dist_entries -= len;
+        }
     }
 
     pub(super) fn id(&mut self, key: DoomKey, budget: &mut Budget) -> Result<u32, ExactError> {
@@ -316,4 +355,3 @@ fn pool_text(key: &DoomKey) -> Pool {
     }
     Pool::new(dice)
 }
-

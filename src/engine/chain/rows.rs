@@ -4,9 +4,9 @@
 //! step's rows sit side by side in one buffer, slot after slot, reused from
 //! step to step, so a transition reads a state's row and adds into its
 //! targets' rows with no allocation, no hashing and no mass moved by a sort.
-//! The doom-pool scene, the conflict and the advantage encounter run on it
-//! (docs/cortex.md, docs/advantage.md); [`super::Mechanic`] remains the form
-//! for any other state or mass.
+//! The doom-pool scene and its economy, the conflict and the advantage
+//! encounter run on it (docs/cortex.md, docs/advantage.md);
+//! [`super::Mechanic`] remains the form for any other state or mass.
 //!
 //! The order of every sum is the one [`super::run`] keeps: a step's states
 //! are stepped in the order of their numbers (or of the ranks the mechanic

@@ -218,6 +218,9 @@ impl DoomTable {
 }
 
 /// The doom pools the chain has met, with what each rolls as a reaction.
+/// A doom pool's sparse distribution over [`DoomTable`] states.
+type Dist = Rc<Vec<(u32, f64)>>;
+
 /// The doom pools' distributions kept at once (16 bytes an entry): a long
 /// scene meets thousands of pools of thousands of entries each, and a pool's
 /// parents are mostly those of the pools met just before it.
@@ -232,7 +235,7 @@ pub(super) struct DoomPools {
     /// Sparse distributions of the pools and their parents, by key, each
     /// with when it was last used; at most about [`KEPT_DIST_ENTRIES`]
     /// entries in all.
-    dists: FxHashMap<DoomKey, (Rc<Vec<(u32, f64)>>, u64)>,
+    dists: FxHashMap<DoomKey, (Dist, u64)>,
     /// Entries in `dists`, and uses so far.
     dist_entries: usize,
     uses: u64,
@@ -259,11 +262,7 @@ impl DoomPools {
 
     /// The distribution of `key`'s dice: its parent's (less its smallest
     /// die) with that die added.
-    fn dist(
-        &mut self,
-        key: DoomKey,
-        budget: &mut Budget,
-    ) -> Result<Rc<Vec<(u32, f64)>>, ExactError> {
+    fn dist(&mut self, key: DoomKey, budget: &mut Budget) -> Result<Dist, ExactError> {
         self.uses += 1;
         if let Some((d, used)) = self.dists.get_mut(&key) {
             *used = (*used).max(self.uses);

@@ -4,12 +4,13 @@
 //! step's rows sit side by side in one buffer, slot after slot, reused from
 //! step to step, so a transition reads a state's row and adds into its
 //! targets' rows with no allocation, no hashing and no mass moved by a sort.
-//! The doom-pool scene, the conflict and the advantage encounter run on it
-//! (docs/cortex.md, docs/advantage.md); [`super::Mechanic`] remains the form
-//! for any other state or mass.
+//! The doom-pool scene and its economy, the conflict and the advantage
+//! encounter run on it (docs/cortex.md, docs/advantage.md);
+//! [`super::Mechanic`] remains the form for any other state or mass.
 //!
 //! The order of every sum is the one [`super::run`] keeps: a step's states
-//! are stepped in the order of their numbers, each state's moves reach
+//! are stepped in the order of their numbers (or of the ranks the mechanic
+//! gives them), each state's moves reach
 //! their targets in the order the mechanic makes them, and states are
 //! dropped, and their mass summed, in the order they were first reached.
 
@@ -48,6 +49,16 @@ pub trait RowMechanic {
     /// The probability of being in a state whose row is `row` (what
     /// [`Pruning`] compares).
     fn total(&self, row: &[f64]) -> f64;
+
+    /// Where `state` comes in the order a step's states are stepped in
+    /// (and the last step's states end in): by default its number. A
+    /// mechanic that numbers its states in the order met but steps them in
+    /// the order of what they stand for (the scene's economy, so that its
+    /// sums are those of the chain it replaced) ranks them here; no two
+    /// states may share a rank.
+    fn rank(&self, state: u32) -> u64 {
+        u64::from(state)
+    }
 
     /// Plays `step` from `state`, whose row is `row`: adds the row, moved,
     /// to the rows of the states it leads to ([`Rows::to`], [`Rows::slot`])
@@ -175,7 +186,7 @@ impl<O> Rows<O> {
 
     /// Into `order`, the slots `pruning` keeps (judged in the order they
     /// were reached, the mass dropped as too unlikely added to `dropped`),
-    /// sorted by state number.
+    /// sorted by [`RowMechanic::rank`].
     fn kept<C: RowMechanic<Outcome = O>>(
         &self,
         mechanic: &C,
@@ -196,13 +207,14 @@ impl<O> Rows<O> {
             }
         }
         let states = &self.states;
-        order.sort_unstable_by_key(|&slot| states[slot as usize]);
+        order.sort_unstable_by_key(|&slot| mechanic.rank(states[slot as usize]));
     }
 }
 
 /// Plays `mechanic` to the end, as [`super::run`] plays a [`super::Mechanic`]:
 /// every step charges the budget first ([`RowMechanic::work`]), steps each
-/// state in play in the order of their numbers, drops what `pruning` drops,
+/// state in play in the order of their ranks ([`RowMechanic::rank`]: by
+/// default their numbers), drops what `pruning` drops,
 /// and every state still in play after the last step ends with its
 /// [`RowMechanic::final_outcome`].
 pub fn run_rows<C: RowMechanic>(

@@ -143,7 +143,8 @@ pub struct SceneHists<W> {
 /// sum p, `first` = sum p c, `second` = sum p c^2 over scenes with c
 /// heroic successes. A long scene's exact chain carries these two sums
 /// per doom pool instead of a count per number of heroic successes
-/// (docs/cortex.md), halving its rows.
+/// (docs/cortex.md), halving its rows; the economy's chain carries the doom
+/// dice spent the same way.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct HeroicMoments {
     pub mass: f64,
@@ -161,6 +162,26 @@ impl HeroicMoments {
         // E[c^2] - mean^2 can round below zero when there is no spread.
         let variance = (self.second / self.mass - mean * mean).max(0.0);
         Some((mean, variance))
+    }
+
+    /// The mean as the metric `name`, with its variance.
+    pub fn metric(&self, name: &str) -> Metric {
+        let (value, variance) = self.mean_variance().unzip();
+        Metric {
+            name: name.into(),
+            value,
+            spread: Spread::Mean {
+                variance: variance.unwrap_or(0.0),
+                base: 1.0,
+            },
+        }
+    }
+
+    /// Adds the sums of `other`.
+    pub fn add(&mut self, other: &HeroicMoments) {
+        self.mass += other.mass;
+        self.first += other.first;
+        self.second += other.second;
     }
 }
 
@@ -193,12 +214,9 @@ impl<W: Copy + Default + std::ops::AddAssign> SceneHists<W> {
         }
         self.final_dice.merge(&other.final_dice);
         if let Some(theirs) = other.heroic_moments {
-            let ours = self
-                .heroic_moments
-                .get_or_insert_with(HeroicMoments::default);
-            ours.mass += theirs.mass;
-            ours.first += theirs.first;
-            ours.second += theirs.second;
+            self.heroic_moments
+                .get_or_insert_with(HeroicMoments::default)
+                .add(&theirs);
         }
     }
 }
@@ -240,17 +258,7 @@ impl SceneCase {
         metrics.extend([
             Metric::mean_of(m::MEAN_SUCCESSES.name, &h.successes, 1.0),
             match h.heroic_moments {
-                Some(moments) => {
-                    let (value, variance) = moments.mean_variance().unzip();
-                    Metric {
-                        name: m::MEAN_HEROIC_SUCCESSES.name.into(),
-                        value,
-                        spread: Spread::Mean {
-                            variance: variance.unwrap_or(0.0),
-                            base: 1.0,
-                        },
-                    }
-                }
+                Some(moments) => moments.metric(m::MEAN_HEROIC_SUCCESSES.name),
                 None => Metric::mean_of(m::MEAN_HEROIC_SUCCESSES.name, &h.heroics, 1.0),
             },
             Metric::mean_of(m::MEAN_PLOT_POINTS.name, &h.plot_points, 1.0),

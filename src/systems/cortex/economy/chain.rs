@@ -1,335 +1,37 @@
 //! The exact method for a scene with its economy (docs/cortex.md, "The
-//! scene's economy"): a chain on the chain engine ([`crate::engine::chain`])
-//! whose state is the doom pool, the plot points the hero holds and
-//! whether the GM has spent yet, one step an action, each step the seven
-//! steps of [`super::rules`].
+//! scene's economy"): a chain on the chain engine's flat rows
+//! ([`crate::engine::chain::run_rows`]) whose state is the doom pool, the
+//! plot points the hero holds and whether the GM has spent yet, one step an
+//! action, each step the seven steps of [`super::rules`].
 //!
-//! Each (doom pool, hero's preparation) pair is worked out once: the hero's
-//! exact (total, hitch level, spent on the total) distribution for the
-//! preparation's pool ([`HeroOutcomes`]), against the doom pool's exact
-//! (reaction total, value the GM can add, die that shows it) distribution
-//! ([`DoomTable`]), gives the chance of each (hitch level, spend) with
-//! success, heroic success and each doom die the GM spends. A doom pool's
-//! distribution is its parent's (the pool less its smallest die) with one
-//! die more, kept sparse; the mass of every state carries the counts of
-//! successes, heroic successes, plot points earned and doom dice spent, so
-//! their means come with exact variances.
+//! Each (doom pool, hero's preparation) pair is worked out once
+//! ([`super::pools`]): the hero's exact (total, hitch level, spent on the
+//! total) distribution for the preparation's pool against the doom pool's
+//! exact (reaction total, value the GM can add, die that shows it)
+//! distribution gives the chance of each (hitch level, spend) with success,
+//! heroic success and each doom die the GM spends. The row of every state
+//! carries the chance of each count so far of successes and of plot points
+//! earned (both are distributions the scene reports), and of heroic
+//! successes and doom dice spent, count by count in a short scene and by
+//! their first two moments in a long one (only their means and variances
+//! are reported), so every mean comes with its exact variance. A long
+//! scene drops, as the plain scene does, the states less likely than
+//! [`PRUNE_BELOW`] once more than [`PRUNE_FROM`] are in play, and reports
+//! their mass (docs/cortex.md, "Long scenes").
 
 use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
-use crate::dice::{Die, Pool};
-use crate::engine::chain::{self, Mass, Mechanic, Next, Pruning, State};
+use crate::engine::chain::{self, Pruning, RowMechanic, Rows};
 use crate::engine::exact::{Budget, ExactError, DENSE_OPS_PER_STEP};
 
-use super::super::doom_chain::{PRUNE_BELOW, PRUNE_FROM};
+use super::super::doom_chain::{HEROIC_COUNTS_UP_TO, PRUNE_BELOW, PRUNE_FROM};
 use super::super::keys::GmSpend;
-use super::super::scene::{dice_in, key_of, DoomKey, SceneCase, SceneHists};
-use super::rules::{
-    action_pool, action_total, settle_doom, DoomDice, HeroDice, Preparation, Reaction,
-};
+use super::super::scene::{dice_in, key_of, HeroicMoments, SceneCase, SceneHists};
+use super::pools::{DoomPools, HeroOutcomes, HITCH_LEVELS};
+use super::rules::Preparation;
 use super::{Economy, EconomyHists, EconomyTally};
-
-/// Hitch levels that matter: 4 or more hitches all add a d12.
-const HITCH_LEVELS: usize = 5;
-
-/// The hero's roll for one preparation, by (hitch level, spent on the
-/// total): its chance, and the chance of each final total or more.
-struct HeroOutcomes {
-    combos: Vec<HeroCombo>,
-}
-
-struct HeroCombo {
-    level: usize,
-    spent: bool,
-    p: f64,
-    /// `at_least[t]`: P(this combo and a final total >= t).
-    at_least: Vec<f64>,
-}
-
-impl HeroCombo {
-    fn at_least(&self, total: u32) -> f64 {
-        self.at_least.get(total as usize).copied().unwrap_or(0.0)
-    }
-}
-
-impl HeroOutcomes {
-    /// A programme over the preparation's pool die by die: the `keep + 1`
-    /// best values and the hitches up to 4, then step 4's spend.
-    fn new(
-        case: &SceneCase,
-        economy: &Economy,
-        prep: Preparation,
-        budget: &mut Budget,
-    ) -> Result<HeroOutcomes, ExactError> {
-        let pool = action_pool(&case.pool, prep);
-        let keep = case.rules.keep;
-        let mut states: FxHashMap<HeroDice, f64> = FxHashMap::default();
-        states.insert(HeroDice::EMPTY, 1.0);
-        for die in pool.dice() {
-            let sides = die.sides() as u8;
-            budget.spend(states.len() as u64 * u64::from(sides), &|| {
-                format!("the pool {pool}")
-            })?;
-            let p_face = 1.0 / f64::from(sides);
-            let mut next: FxHashMap<HeroDice, f64> = FxHashMap::default();
-            for (state, &p) in &states {
-                for face in 1..=sides {
-                    let mut s = *state;
-                    s.push(keep, face);
-                    s.hitches = s.hitches.min((HITCH_LEVELS - 1) as u32);
-                    *next.entry(s).or_insert(0.0) += p * p_face;
-                }
-            }
-            states = next;
-        }
-        // Summed in a fixed order, so the answer does not hang on hashing.
-        let mut states: Vec<(HeroDice, f64)> = states.into_iter().collect();
-        states.sort_by_key(|a| (a.0.held, a.0.hitches));
-        let mut combos: Vec<HeroCombo> = Vec::new();
-        let mut density: FxHashMap<(usize, bool), Vec<f64>> = FxHashMap::default();
-        for (dice, p) in states {
-            let roll = dice.roll(keep);
-            let spent = economy.spends_on_total(prep, &roll);
-            let total = action_total(&roll, spent) as usize;
-            let d = density.entry((roll.hitches as usize, spent)).or_default();
-            if d.len() <= total {
-                d.resize(total + 1, 0.0);
-            }
-            d[total] += p;
-        }
-        let mut keys: Vec<(usize, bool)> = density.keys().copied().collect();
-        keys.sort();
-        for (level, spent) in keys {
-            let d = &density[&(level, spent)];
-            let mut at_least = vec![0.0; d.len() + 1];
-            for t in (0..d.len()).rev() {
-                at_least[t] = at_least[t + 1] + d[t];
-            }
-            combos.push(HeroCombo {
-                level,
-                spent,
-                p: at_least[0],
-                at_least,
-            });
-        }
-        Ok(HeroOutcomes { combos })
-    }
-}
-
-/// Every [`DoomDice`] state the doom pools reach, numbered, with the state
-/// each (step, face) leads to, filled in as states are met, and the
-/// reaction each state stands for (numbered too), so a pool's
-/// distributions are dense vector updates with no hashing inside.
-struct DoomTable {
-    slots: usize,
-    reaction_keep: usize,
-    /// Whether die sizes matter (the GM spends the die that shows a value).
-    by_size: bool,
-    states: Vec<DoomDice>,
-    index: FxHashMap<DoomDice, u32>,
-    /// `next[state]`: per step, per face 1..=12 (index 0 unused); empty
-    /// until first needed.
-    next: Vec<Option<Box<[[u32; 13]; 5]>>>,
-    /// Per state, the number of its reaction in `reactions`.
-    reaction_of: Vec<u32>,
-    reactions: Vec<Reaction>,
-    reaction_index: FxHashMap<Reaction, u32>,
-    /// A zeroed vector as long as `states`, lent to [`DoomTable::add_die`].
-    scratch: Vec<f64>,
-}
-
-impl DoomTable {
-    fn new(reaction_keep: usize, gm_spends: bool) -> DoomTable {
-        let mut table = DoomTable {
-            slots: reaction_keep + usize::from(gm_spends),
-            reaction_keep,
-            by_size: gm_spends,
-            states: Vec::new(),
-            index: FxHashMap::default(),
-            next: Vec::new(),
-            reaction_of: Vec::new(),
-            reactions: Vec::new(),
-            reaction_index: FxHashMap::default(),
-            scratch: Vec::new(),
-        };
-        table.id(DoomDice::EMPTY);
-        table
-    }
-
-    fn id(&mut self, dice: DoomDice) -> u32 {
-        if let Some(&id) = self.index.get(&dice) {
-            return id;
-        }
-        let id = self.states.len() as u32;
-        self.states.push(dice);
-        self.index.insert(dice, id);
-        self.next.push(None);
-        let reaction = dice.reaction(self.reaction_keep, self.slots);
-        let reactions = &mut self.reactions;
-        let r = *self.reaction_index.entry(reaction).or_insert_with(|| {
-            reactions.push(reaction);
-            (reactions.len() - 1) as u32
-        });
-        self.reaction_of.push(r);
-        id
-    }
-
-    fn fill_row(&mut self, state: u32) {
-        if self.next[state as usize].is_some() {
-            return;
-        }
-        let mut row = Box::new([[0u32; 13]; 5]);
-        for step in 0..5u8 {
-            let sides = Die::from_step(u32::from(step)).expect("d4..d12").sides() as u8;
-            for face in 1..=sides {
-                let mut dice = self.states[state as usize];
-                // Without the GM's spend only values matter: every die
-                // counts as one size, so states merge.
-                dice.push(self.slots, if self.by_size { step } else { 0 }, face);
-                let to = self.id(dice.canonical(self.slots));
-                row[usize::from(step)][usize::from(face)] = to;
-            }
-        }
-        self.next[state as usize] = Some(row);
-    }
-
-    /// A sparse distribution with one more die of `step`, in the order its
-    /// states are first reached.
-    fn add_die(&mut self, dist: &[(u32, f64)], step: u8) -> Vec<(u32, f64)> {
-        for &(state, _) in dist {
-            self.fill_row(state);
-        }
-        let sides = Die::from_step(u32::from(step)).expect("d4..d12").sides() as usize;
-        let p_face = 1.0 / sides as f64;
-        let mut scratch = std::mem::take(&mut self.scratch);
-        scratch.resize(self.states.len(), 0.0);
-        let mut order = Vec::new();
-        for &(state, p) in dist {
-            let row = &self.next[state as usize].as_ref().expect("filled above")[usize::from(step)];
-            let q = p * p_face;
-            for &to in &row[1..=sides] {
-                let slot = &mut scratch[to as usize];
-                if *slot == 0.0 {
-                    order.push(to);
-                }
-                *slot += q;
-            }
-        }
-        let out = order
-            .into_iter()
-            .map(|s| {
-                let p = std::mem::take(&mut scratch[s as usize]);
-                (s, p)
-            })
-            .collect();
-        self.scratch = scratch;
-        out
-    }
-}
-
-/// The doom pools the chain has met, with what each rolls as a reaction.
-struct DoomPools {
-    table: DoomTable,
-    keys: Vec<DoomKey>,
-    index: FxHashMap<DoomKey, u32>,
-    /// Per pool: (reaction, probability), in a fixed order.
-    reactions: Vec<Rc<Vec<(Reaction, f64)>>>,
-    /// Sparse distributions of the pools and their parents, by key.
-    dists: FxHashMap<DoomKey, Rc<Vec<(u32, f64)>>>,
-    /// The pool a pool becomes: (pool, spent step or 5, hitch level).
-    children: FxHashMap<(u32, u8, u8), u32>,
-}
-
-impl DoomPools {
-    fn new(reaction_keep: usize, gm_spends: bool) -> DoomPools {
-        let mut dists = FxHashMap::default();
-        let table = DoomTable::new(reaction_keep, gm_spends);
-        dists.insert([0; 5], Rc::new(vec![(0, 1.0)]));
-        DoomPools {
-            table,
-            keys: Vec::new(),
-            index: FxHashMap::default(),
-            reactions: Vec::new(),
-            dists,
-            children: FxHashMap::default(),
-        }
-    }
-
-    /// The distribution of `key`'s dice: its parent's (less its smallest
-    /// die) with that die added.
-    fn dist(
-        &mut self,
-        key: DoomKey,
-        budget: &mut Budget,
-    ) -> Result<Rc<Vec<(u32, f64)>>, ExactError> {
-        if let Some(d) = self.dists.get(&key) {
-            return Ok(d.clone());
-        }
-        let step = (0..5).find(|&s| key[s] > 0).expect("a non-empty key");
-        let mut parent = key;
-        parent[step] -= 1;
-        let from = self.dist(parent, budget)?;
-        budget.spend(from.len() as u64 * 12 / DENSE_OPS_PER_STEP + 1, &|| {
-            format!("the doom pool {}", pool_text(&key))
-        })?;
-        let dist = Rc::new(self.table.add_die(&from, step as u8));
-        self.dists.insert(key, dist.clone());
-        Ok(dist)
-    }
-
-    fn id(&mut self, key: DoomKey, budget: &mut Budget) -> Result<u32, ExactError> {
-        if let Some(&id) = self.index.get(&key) {
-            return Ok(id);
-        }
-        let dist = self.dist(key, budget)?;
-        let table = &self.table;
-        let mut by_reaction = vec![0.0; table.reactions.len()];
-        for &(state, p) in dist.iter() {
-            by_reaction[table.reaction_of[state as usize] as usize] += p;
-        }
-        let mut reactions: Vec<(Reaction, f64)> = by_reaction
-            .into_iter()
-            .enumerate()
-            .filter(|&(_, p)| p > 0.0)
-            .map(|(r, p)| (table.reactions[r], p))
-            .collect();
-        reactions.sort_by_key(|a| a.0);
-        let id = self.keys.len() as u32;
-        self.keys.push(key);
-        self.index.insert(key, id);
-        self.reactions.push(Rc::new(reactions));
-        Ok(id)
-    }
-
-    fn child(
-        &mut self,
-        id: u32,
-        spent: Option<u8>,
-        level: usize,
-        budget: &mut Budget,
-    ) -> Result<u32, ExactError> {
-        let slot = (id, spent.unwrap_or(5), level as u8);
-        if let Some(&child) = self.children.get(&slot) {
-            return Ok(child);
-        }
-        let mut key = self.keys[id as usize];
-        settle_doom(&mut key, spent, level as u32);
-        let child = self.id(key, budget)?;
-        self.children.insert(slot, child);
-        Ok(child)
-    }
-}
-
-fn pool_text(key: &DoomKey) -> Pool {
-    let mut dice = Vec::new();
-    for (step, &count) in key.iter().enumerate() {
-        let die = Die::from_step(step as u32).expect("five sizes");
-        dice.extend(std::iter::repeat_n(die, count as usize));
-    }
-    Pool::new(dice)
-}
 
 /// One (hitch level, spend on the total) of an action from a state: its
 /// chance, and within it success, heroic success and each doom die spent.
@@ -343,8 +45,31 @@ struct Transition {
     gm: [f64; 5],
 }
 
+/// One way an action moves a state's row into the row of the state it
+/// leads to, in the order the chain makes them: what the hero did not lose
+/// to the GM's spend (`gm == false`: chance `p`, of it `success` and
+/// `heroic` succeeding), or a doom die the GM spent (`gm`: chance `p`).
+#[derive(Debug, Clone, Copy)]
+struct Move {
+    to: u32,
+    /// Plot points earned.
+    earned: u8,
+    gm: bool,
+    p: f64,
+    success: f64,
+    heroic: f64,
+}
+
+/// What an action does from a state, worked out the first time the state
+/// is played: its transitions (for the chance of success) and its moves.
+struct Moves {
+    transitions: Rc<Vec<Transition>>,
+    moves: Vec<Move>,
+}
+
 /// A state of the chain: the doom pool (its number), the plot points held
-/// and whether the GM has spent a doom die yet.
+/// and whether the GM has spent a doom die yet. The chain numbers them in
+/// the order met and steps them in this order ([`Play::rank`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct Play {
     pool: u32,
@@ -352,21 +77,96 @@ struct Play {
     gm_spent: bool,
 }
 
-impl State for Play {}
-
-/// What a state carries: four marginals of one mass, the chance of each
-/// count so far of successes, heroic successes, plot points earned and
-/// doom dice spent.
-struct Counts {
-    successes: Vec<f64>,
-    heroics: Vec<f64>,
-    earned: Vec<f64>,
-    doom_spent: Vec<f64>,
+impl Play {
+    /// The order of (pool, held, spent): the order the chain on the general
+    /// engine stepped its states in, so a short scene's sums are the ones
+    /// the bundled reports were computed with, to the last bit.
+    fn rank(&self) -> u64 {
+        (u64::from(self.pool) << 33) | (u64::from(self.held) << 1) | u64::from(self.gm_spent)
+    }
 }
 
-impl Mass for Counts {
-    fn total(&self) -> f64 {
-        self.successes.iter().sum()
+/// Where a row's numbers sit. Before action `a` (`n = a + 1` counts, 0 to
+/// `a`) a row holds the chance of each count of successes (`n` numbers),
+/// of plot points earned (`2n - 1`: up to two an action), then of heroic
+/// successes and of doom dice spent: `n` numbers each when counted. A long
+/// scene carries those two by moments (two numbers each, the
+/// chance-weighted sums of the count and of its square), and with them
+/// whether the GM has spent as one more number, the chance that it has,
+/// instead of in the state: the two states of a pool and plot points held
+/// that differ only there play alike, so they merge, halving the states.
+#[derive(Debug, Clone, Copy)]
+struct Layout {
+    moments: bool,
+}
+
+/// A row cut into its parts (`gm_spent` empty when counted).
+struct Parts<T> {
+    successes: T,
+    earned: T,
+    heroics: T,
+    doom_spent: T,
+    gm_spent: T,
+}
+
+impl Layout {
+    /// The numbers of a row before action `a`.
+    fn width(&self, a: usize) -> usize {
+        let n = a + 1;
+        if self.moments {
+            3 * n + 4
+        } else {
+            5 * n - 1
+        }
+    }
+
+    /// The counts a row of `len` numbers holds (`n` above).
+    fn counts(&self, len: usize) -> usize {
+        if self.moments {
+            (len - 1) / 3 - 1
+        } else {
+            len.div_ceil(5)
+        }
+    }
+
+    /// The ends of the parts of a row holding `n` counts.
+    fn cuts(&self, n: usize) -> [usize; 4] {
+        let earned = 3 * n - 1;
+        if self.moments {
+            [n, earned, earned + 2, earned + 4]
+        } else {
+            [n, earned, earned + n, earned + 2 * n]
+        }
+    }
+
+    fn split<'r>(&self, row: &'r [f64]) -> Parts<&'r [f64]> {
+        let [a, b, c, d] = self.cuts(self.counts(row.len()));
+        let (successes, rest) = row.split_at(a);
+        let (earned, rest) = rest.split_at(b - a);
+        let (heroics, rest) = rest.split_at(c - b);
+        let (doom_spent, gm_spent) = rest.split_at(d - c);
+        Parts {
+            successes,
+            earned,
+            heroics,
+            doom_spent,
+            gm_spent,
+        }
+    }
+
+    fn split_mut<'r>(&self, row: &'r mut [f64]) -> Parts<&'r mut [f64]> {
+        let [a, b, c, d] = self.cuts(self.counts(row.len()));
+        let (successes, rest) = row.split_at_mut(a);
+        let (earned, rest) = rest.split_at_mut(b - a);
+        let (heroics, rest) = rest.split_at_mut(c - b);
+        let (doom_spent, gm_spent) = rest.split_at_mut(d - c);
+        Parts {
+            successes,
+            earned,
+            heroics,
+            doom_spent,
+            gm_spent,
+        }
     }
 }
 
@@ -376,9 +176,16 @@ type Ending = (Play, bool);
 struct Scene<'a> {
     case: &'a SceneCase,
     economy: &'a Economy,
+    layout: Layout,
     pools: DoomPools,
     heroes: FxHashMap<Preparation, Rc<HeroOutcomes>>,
     transitions: FxHashMap<(u32, Preparation), Rc<Vec<Transition>>>,
+    /// Every state met, by number, and the number of each.
+    plays: Vec<Play>,
+    play_ids: FxHashMap<Play, u32>,
+    /// By state number, its moves once played (a state is played at most
+    /// once an action, and most are played in several).
+    moves: Vec<Option<Rc<Moves>>>,
     tally: EconomyTally<f64>,
 }
 
@@ -452,42 +259,145 @@ impl Scene<'_> {
             self.pools.keys.len()
         )
     }
+
+    /// The number of `play`, met now if not before.
+    fn play_id(&mut self, play: Play) -> u32 {
+        let plays = &mut self.plays;
+        let moves = &mut self.moves;
+        *self.play_ids.entry(play).or_insert_with(|| {
+            plays.push(play);
+            moves.push(None);
+            (plays.len() - 1) as u32
+        })
+    }
+
+    /// The moves of state `id` (not one the GM ends), worked out once.
+    fn moves(&mut self, id: u32, budget: &mut Budget) -> Result<Rc<Moves>, ExactError> {
+        if let Some(moves) = &self.moves[id as usize] {
+            return Ok(moves.clone());
+        }
+        let play = self.plays[id as usize];
+        let prep = self.economy.prepare(play.held);
+        let transitions = self.transitions(play.pool, prep, budget)?;
+        let mut moves = Vec::new();
+        for t in transitions.iter() {
+            if t.p == 0.0 {
+                continue;
+            }
+            let settled = self
+                .economy
+                .settle(play.held, prep, t.spent, t.level as u32);
+            let earned = settled.earned as u8;
+            let spent_doom: f64 = t.gm.iter().sum();
+            let kept = t.p - spent_doom;
+            if kept > 0.0 {
+                let child = self.pools.child(play.pool, None, t.level, budget)?;
+                let to = self.play_id(Play {
+                    pool: child,
+                    held: settled.held,
+                    gm_spent: play.gm_spent,
+                });
+                moves.push(Move {
+                    to,
+                    earned,
+                    gm: false,
+                    p: kept,
+                    success: t.success,
+                    heroic: t.heroic,
+                });
+            }
+            for (step, &g) in t.gm.iter().enumerate() {
+                if g <= 0.0 {
+                    continue;
+                }
+                let child = self
+                    .pools
+                    .child(play.pool, Some(step as u8), t.level, budget)?;
+                let to = self.play_id(Play {
+                    pool: child,
+                    held: settled.held,
+                    // A long scene's row carries it.
+                    gm_spent: !self.layout.moments,
+                });
+                moves.push(Move {
+                    to,
+                    earned,
+                    gm: true,
+                    p: g,
+                    success: 0.0,
+                    heroic: 0.0,
+                });
+            }
+        }
+        let moves = Rc::new(Moves { transitions, moves });
+        self.moves[id as usize] = Some(moves.clone());
+        Ok(moves)
+    }
 }
 
-/// A count vector of `width` zeros.
-fn zeros(width: usize) -> Vec<f64> {
-    vec![0.0; width]
+/// Adds the counts `from` after one move of chance `p_level` to `to` (one
+/// longer): a count grows by one with chance `p_more`, stays with the
+/// rest. Each cell takes the count below's share, then its own: the order
+/// of sums of the chain this replaced.
+fn count_into(to: &mut [f64], from: &[f64], p_more: f64, p_level: f64) {
+    let p_same = p_level - p_more;
+    let n = from.len();
+    let to = &mut to[..n + 1];
+    to[0] += from[0] * p_same;
+    for (cell, pair) in to[1..n].iter_mut().zip(from.windows(2)) {
+        *cell = *cell + pair[0] * p_more + pair[1] * p_same;
+    }
+    to[n] += from[n - 1] * p_more;
 }
 
-impl Mechanic for Scene<'_> {
-    type State = Play;
-    type Mass = Counts;
+/// Adds the counts `from` after a move of chance `p` that adds `by` to
+/// every count.
+fn shift_into(to: &mut [f64], from: &[f64], by: usize, p: f64) {
+    for (cell, &f) in to[by..by + from.len()].iter_mut().zip(from) {
+        *cell += f * p;
+    }
+}
+
+/// Adds the moments `from` (sum p c, sum p c^2 over scenes of chance
+/// `mass`) after a move of chance `p_level` to `to`: the count grows by one
+/// with chance `p_more` (c^2 then becomes c^2 + 2c + 1), stays with the
+/// rest.
+fn moments_into(to: &mut [f64], from: &[f64], mass: f64, p_more: f64, p_level: f64) {
+    let (first, second) = (from[0], from[1]);
+    to[0] += first * p_level + mass * p_more;
+    to[1] += second * p_level + (2.0 * first + mass) * p_more;
+}
+
+impl RowMechanic for Scene<'_> {
     type Outcome = Ending;
 
     fn steps(&self) -> usize {
         self.case.actions as usize
     }
 
-    fn initial(&mut self) -> Vec<(Play, Counts)> {
+    fn width(&self, action: usize) -> usize {
+        self.layout.width(action)
+    }
+
+    fn initial(&mut self, start: &mut Rows<Ending>) {
         let play = Play {
             pool: 0,
             held: self.economy.start_plot_points,
             gm_spent: false,
         };
-        let one = || vec![1.0];
-        vec![(
-            play,
-            Counts {
-                successes: one(),
-                heroics: one(),
-                earned: one(),
-                doom_spent: one(),
-            },
-        )]
+        let id = self.play_id(play);
+        let row = start.to(id);
+        // One scene of chance 1 with every count at 0.
+        if self.layout.moments {
+            row[..2].copy_from_slice(&[1.0, 1.0]);
+        } else {
+            row.fill(1.0);
+        }
     }
 
     fn work(&self, action: usize, live: usize) -> u64 {
-        live as u64 * 2 * HITCH_LEVELS as u64 * 5 * (action as u64 + 2) / DENSE_OPS_PER_STEP
+        live as u64 * 2 * HITCH_LEVELS as u64 * self.layout.width(action + 1) as u64
+            / DENSE_OPS_PER_STEP
     }
 
     fn too_large(&self, action: usize, live: usize) -> String {
@@ -498,115 +408,115 @@ impl Mechanic for Scene<'_> {
         )
     }
 
+    /// The chance of the state: its success counts' sum.
+    fn total(&self, row: &[f64]) -> f64 {
+        self.layout.split(row).successes.iter().sum()
+    }
+
+    fn rank(&self, state: u32) -> u64 {
+        self.plays[state as usize].rank()
+    }
+
     fn next(
         &mut self,
         action: usize,
-        play: Play,
-        state: Counts,
-        next: &mut Next<Play, Counts, Ending>,
+        id: u32,
+        row: &[f64],
+        next: &mut Rows<Ending>,
         budget: &mut Budget,
     ) -> Result<(), ExactError> {
+        let play = self.plays[id as usize];
         let key = self.pools.keys[play.pool as usize];
         if self.case.ends(&key) {
             // Step 1: the GM spends 2d12 and the scene ends.
-            next.absorb((play, true), state);
+            next.absorb((play, true), row);
             return Ok(());
         }
-        let mass = state.total();
-        let prep = self.economy.prepare(play.held);
-        let transitions = self.transitions(play.pool, prep, budget)?;
-        let width = action + 2;
-        let fresh = || Counts {
-            successes: zeros(width),
-            heroics: zeros(width),
-            earned: zeros(2 * width - 1),
-            doom_spent: zeros(width),
-        };
-        for t in transitions.iter() {
-            if t.p == 0.0 {
-                continue;
-            }
-            let settled = self
-                .economy
-                .settle(play.held, prep, t.spent, t.level as u32);
-            let inc = settled.earned as usize;
+        let mass = self.total(row);
+        let moves = self.moves(id, budget)?;
+        for t in moves.transitions.iter().filter(|t| t.p != 0.0) {
             self.tally.scene.success_by_action[action] += mass * t.success;
-            let spent_doom: f64 = t.gm.iter().sum();
-            let kept = t.p - spent_doom;
-            if kept > 0.0 {
-                let child = self.pools.child(play.pool, None, t.level, budget)?;
-                let to = Play {
-                    pool: child,
-                    held: settled.held,
-                    gm_spent: play.gm_spent,
-                };
-                let target = next.to(to, fresh);
-                for c in 0..=action {
-                    let (s, h) = (state.successes[c], state.heroics[c]);
-                    target.successes[c + 1] += s * t.success;
-                    target.successes[c] += s * (kept - t.success);
-                    target.heroics[c + 1] += h * t.heroic;
-                    target.heroics[c] += h * (kept - t.heroic);
-                    target.doom_spent[c] += state.doom_spent[c] * kept;
+        }
+        let layout = self.layout;
+        let from = layout.split(row);
+        for m in &moves.moves {
+            let to = layout.split_mut(next.to(m.to));
+            let earned = usize::from(m.earned);
+            if m.gm {
+                // The GM's die turns a success into a failure.
+                shift_into(to.successes, from.successes, 0, m.p);
+                shift_into(to.heroics, from.heroics, 0, m.p);
+                shift_into(to.earned, from.earned, earned, m.p);
+                if layout.moments {
+                    moments_into(to.doom_spent, from.doom_spent, mass, m.p, m.p);
+                    to.gm_spent[0] += mass * m.p;
+                } else {
+                    shift_into(to.doom_spent, from.doom_spent, 1, m.p);
                 }
-                for (c, &e) in state.earned.iter().enumerate() {
-                    target.earned[c + inc] += e * kept;
+            } else {
+                count_into(to.successes, from.successes, m.success, m.p);
+                shift_into(to.earned, from.earned, earned, m.p);
+                if layout.moments {
+                    moments_into(to.heroics, from.heroics, mass, m.heroic, m.p);
+                } else {
+                    count_into(to.heroics, from.heroics, m.heroic, m.p);
                 }
-            }
-            for (step, &g) in t.gm.iter().enumerate() {
-                if g <= 0.0 {
-                    continue;
-                }
-                let child = self
-                    .pools
-                    .child(play.pool, Some(step as u8), t.level, budget)?;
-                let to = Play {
-                    pool: child,
-                    held: settled.held,
-                    gm_spent: true,
-                };
-                let target = next.to(to, fresh);
-                for c in 0..=action {
-                    target.successes[c] += state.successes[c] * g;
-                    target.heroics[c] += state.heroics[c] * g;
-                    target.doom_spent[c + 1] += state.doom_spent[c] * g;
-                }
-                for (c, &e) in state.earned.iter().enumerate() {
-                    target.earned[c + inc] += e * g;
-                }
+                // Counts or moments, what the GM did not spend stays.
+                shift_into(to.doom_spent, from.doom_spent, 0, m.p);
+                shift_into(to.gm_spent, from.gm_spent, 0, m.p);
             }
         }
         Ok(())
     }
 
-    fn final_outcome(&self, play: &Play) -> Ending {
-        (*play, false)
+    fn final_outcome(&self, id: u32) -> Ending {
+        (self.plays[id as usize], false)
     }
 
-    fn absorb(&mut self, (play, ended): Ending, state: Counts) {
+    fn absorb(&mut self, (play, ended): Ending, row: &[f64]) {
         let start = i64::from(self.economy.start_plot_points);
         let held = i64::from(play.held);
         let key = self.pools.keys[play.pool as usize];
+        let mass = self.total(row);
+        let parts = self.layout.split(row);
         let scene = &mut self.tally.scene;
         let economy = &mut self.tally.economy;
-        let mass = state.total();
-        for (c, (&s, &h)) in state.successes.iter().zip(&state.heroics).enumerate() {
+        for (c, &s) in parts.successes.iter().enumerate() {
             scene.successes.add(c as i64, s);
-            scene.heroics.add(c as i64, h);
         }
-        for (c, &e) in state.earned.iter().enumerate() {
+        for (c, &e) in parts.earned.iter().enumerate() {
             if e != 0.0 {
                 scene.plot_points.add(c as i64, e);
                 // Spent is what was held and earned but is no longer held.
                 economy.points_spent.add(start + c as i64 - held, e);
             }
         }
-        for (c, &d) in state.doom_spent.iter().enumerate() {
-            economy.doom_spent.add(c as i64, d);
+        match (
+            scene.heroic_moments.as_mut(),
+            economy.doom_spent_moments.as_mut(),
+        ) {
+            (Some(heroics), Some(doom_spent)) => {
+                for (moments, part) in [(heroics, parts.heroics), (doom_spent, parts.doom_spent)] {
+                    moments.mass += mass;
+                    moments.first += part[0];
+                    moments.second += part[1];
+                }
+            }
+            _ => {
+                for (c, &h) in parts.heroics.iter().enumerate() {
+                    scene.heroics.add(c as i64, h);
+                }
+                for (c, &d) in parts.doom_spent.iter().enumerate() {
+                    economy.doom_spent.add(c as i64, d);
+                }
+            }
         }
         economy.final_points.add(held, mass);
         if play.gm_spent {
             economy.gm_spent += mass;
+        }
+        if let Some(&spent) = parts.gm_spent.first() {
+            economy.gm_spent += spent;
         }
         if ended {
             scene.ended += mass;
@@ -623,26 +533,48 @@ pub fn exact_hists(
     economy: &Economy,
     budget: &mut Budget,
 ) -> Result<EconomyTally<f64>, ExactError> {
+    exact_hists_with(
+        case,
+        economy,
+        Pruning::below(PRUNE_BELOW, PRUNE_FROM),
+        case.actions > HEROIC_COUNTS_UP_TO,
+        budget,
+    )
+}
+
+/// The chain with another pruning, heroic successes and doom dice spent by
+/// `moments` or count by count (tests hold one to the other).
+pub(super) fn exact_hists_with(
+    case: &SceneCase,
+    economy: &Economy,
+    pruning: Pruning,
+    moments: bool,
+    budget: &mut Budget,
+) -> Result<EconomyTally<f64>, ExactError> {
     let mut pools = DoomPools::new(case.rules.reaction_keep, economy.gm_spend == GmSpend::ToWin);
     let start = pools.id(key_of(&case.doom), budget)?;
     debug_assert_eq!(start, 0);
+    let mut tally = EconomyTally {
+        scene: SceneHists::new(case.actions),
+        economy: EconomyHists::default(),
+    };
+    if moments {
+        tally.scene.heroic_moments = Some(HeroicMoments::default());
+        tally.economy.doom_spent_moments = Some(HeroicMoments::default());
+    }
     let mut scene = Scene {
         case,
         economy,
+        layout: Layout { moments },
         pools,
         heroes: FxHashMap::default(),
         transitions: FxHashMap::default(),
-        tally: EconomyTally {
-            scene: SceneHists::new(case.actions),
-            economy: EconomyHists {
-                points_spent: Default::default(),
-                final_points: Default::default(),
-                doom_spent: Default::default(),
-                gm_spent: 0.0,
-            },
-        },
+        plays: Vec::new(),
+        play_ids: FxHashMap::default(),
+        moves: Vec::new(),
+        tally,
     };
-    let run = chain::run(&mut scene, Pruning::below(PRUNE_BELOW, PRUNE_FROM), budget)?;
+    let run = chain::run_rows(&mut scene, pruning, budget)?;
     scene.tally.scene.dropped = run.dropped;
     Ok(scene.tally)
 }

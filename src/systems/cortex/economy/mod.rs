@@ -15,6 +15,9 @@
 //! without the keys to the last bit.
 
 pub(crate) mod chain;
+#[cfg(test)]
+mod long_tests;
+mod pools;
 pub(crate) mod rules;
 mod sample;
 #[cfg(test)]
@@ -30,7 +33,7 @@ use crate::options::{Choice as _, OptionError, Options};
 
 pub use super::keys::{Distinction, GmSpend, HeroSpend};
 use super::keys::{DISTINCTION, GM_SPEND, HERO_SPEND, SPEND_BELOW, START_PLOT_POINTS};
-use super::scene::{SceneCase, SceneHists};
+use super::scene::{HeroicMoments, SceneCase, SceneHists};
 use super::scene_metrics as m;
 
 /// The economy keys of a scene (docs/cortex.md, "The scene's economy").
@@ -171,6 +174,10 @@ pub struct EconomyHists<W> {
     pub doom_spent: Hist<W>,
     /// Scenes in which the GM spent at least one.
     pub gm_spent: W,
+    /// Exact long scenes only: the doom dice spent by their moments
+    /// instead of `doom_spent`, as the scene carries its heroic successes
+    /// (docs/cortex.md, "Long scenes").
+    pub doom_spent_moments: Option<HeroicMoments>,
 }
 
 impl<W: Copy + Default + std::ops::AddAssign> EconomyHists<W> {
@@ -179,6 +186,11 @@ impl<W: Copy + Default + std::ops::AddAssign> EconomyHists<W> {
         self.final_points.merge(&other.final_points);
         self.doom_spent.merge(&other.doom_spent);
         self.gm_spent += other.gm_spent;
+        if let Some(theirs) = other.doom_spent_moments {
+            self.doom_spent_moments
+                .get_or_insert_with(HeroicMoments::default)
+                .add(&theirs);
+        }
     }
 }
 
@@ -189,6 +201,7 @@ impl EconomyHists<u64> {
             final_points: self.final_points.to_probabilities(trials),
             doom_spent: self.doom_spent.to_probabilities(trials),
             gm_spent: self.gm_spent as f64 / trials as f64,
+            doom_spent_moments: None,
         }
     }
 }
@@ -209,6 +222,7 @@ impl EconomyHists<f64> {
             final_points,
             doom_spent: none,
             gm_spent: 0.0,
+            doom_spent_moments: None,
         }
     }
 }
@@ -228,7 +242,10 @@ impl SceneCase {
         metrics.extend([
             Metric::mean_of(m::MEAN_PLOT_POINTS_SPENT.name, &e.points_spent, 1.0),
             Metric::mean_of(m::MEAN_FINAL_PLOT_POINTS.name, &e.final_points, 1.0),
-            Metric::mean_of(m::MEAN_DOOM_DICE_SPENT.name, &e.doom_spent, 1.0),
+            match e.doom_spent_moments {
+                Some(moments) => moments.metric(m::MEAN_DOOM_DICE_SPENT.name),
+                None => Metric::mean_of(m::MEAN_DOOM_DICE_SPENT.name, &e.doom_spent, 1.0),
+            },
             Metric::probability(m::P_GM_SPENT.name, e.gm_spent),
         ]);
         metrics

@@ -97,3 +97,15 @@ pub fn memoised<W: Cached>(
     cache.entries.insert(key, Arc::clone(&computed));
     Ok(computed)
 }
+
+/// Empties both memos, so a benchmark times the programmes rather than the
+/// memo (`benches/budget.rs`).
+pub fn forget_pools() {
+    fn forget<W: Cached>() {
+        let mut cache = W::cache().lock().unwrap_or_else(|e| e.into_inner());
+        cache.entries.clear();
+        cache.outcomes = 0;
+    }
+    forget::<u128>();
+    forget::<f64>();
+}

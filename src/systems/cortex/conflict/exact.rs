@@ -12,6 +12,7 @@ use super::{stress_code, stress_of};
 use super::{taken_out, Actor, ConflictCase, ConflictHists, Ending, FoeState, STRESS_CODES};
 use crate::dice::Pool;
 use crate::engine::chain::{self, Mechanic, Next, Pruning};
+use crate::engine::cost::Work;
 use crate::engine::exact::{Budget, ExactError};
 use crate::systems::cortex::{self, PoolRoll};
 
@@ -81,7 +82,7 @@ impl<'a> OpposedRolls<'a> {
             let rules = case.rules;
             let acting = self.outcomes(&key.0, rules.keep, budget)?.to_vec();
             let reacting = self.outcomes(&key.1, rules.reaction_keep, budget)?;
-            budget.spend((acting.len() * reacting.len()) as u64, &|| {
+            budget.spend(Work::OutcomePair.cost((acting.len() * reacting.len()) as u64), &|| {
                 format!("{} against {}", key.0, key.1)
             })?;
             let mut wins: FxHashMap<u32, f64> = FxHashMap::default();
@@ -190,12 +191,16 @@ impl Mechanic for Fight<'_> {
             && live.iter().map(|s| s.1).sum::<f64>() <= UNRESOLVED_MASS
     }
 
+    fn settles_below(&self) -> Option<f64> {
+        self.case.exchanges.is_none().then_some(UNRESOLVED_MASS)
+    }
+
     fn initial(&mut self) -> Vec<(Standing, f64)> {
         vec![(standing(self.team_slots, None, self.case.start()), 1.0)]
     }
 
     fn work(&self, _step: usize, live: usize) -> u64 {
-        live as u64 * 16
+        Work::ConflictState.cost(live as u64)
     }
 
     fn too_large(&self, step: usize, _live: usize) -> String {

@@ -21,7 +21,8 @@ use rustc_hash::FxHashMap;
 
 use crate::dice::{Die, Pool};
 use crate::engine::chain::{self, Mass, Mechanic, Next, Pruning, State};
-use crate::engine::exact::{Budget, ExactError, DENSE_OPS_PER_STEP};
+use crate::engine::cost::Work;
+use crate::engine::exact::{Budget, ExactError};
 
 use super::super::doom_chain::{PRUNE_BELOW, PRUNE_FROM};
 use super::super::keys::GmSpend;
@@ -69,7 +70,7 @@ impl HeroOutcomes {
         states.insert(HeroDice::EMPTY, 1.0);
         for die in pool.dice() {
             let sides = die.sides() as u8;
-            budget.spend(states.len() as u64 * u64::from(sides), &|| {
+            budget.spend(Work::ProgrammeUpdate.cost(states.len() as u64 * u64::from(sides)), &|| {
                 format!("the pool {pool}")
             })?;
             let p_face = 1.0 / f64::from(sides);
@@ -271,7 +272,7 @@ impl DoomPools {
         let mut parent = key;
         parent[step] -= 1;
         let from = self.dist(parent, budget)?;
-        budget.spend(from.len() as u64 * 12 / DENSE_OPS_PER_STEP + 1, &|| {
+        budget.spend(Work::DoomTableCell.cost(from.len() as u64 * 12), &|| {
             format!("the doom pool {}", pool_text(&key))
         })?;
         let dist = Rc::new(self.table.add_die(&from, step as u8));
@@ -402,7 +403,7 @@ impl Scene<'_> {
         };
         let reactions = self.pools.reactions[pool as usize].clone();
         budget.spend(
-            (hero.combos.len() * reactions.len()) as u64 / DENSE_OPS_PER_STEP + 1,
+            Work::OutcomePair.cost((hero.combos.len() * reactions.len()) as u64),
             &|| self.too_large_text(),
         )?;
         let rules = &self.case.rules;
@@ -487,7 +488,7 @@ impl Mechanic for Scene<'_> {
     }
 
     fn work(&self, action: usize, live: usize) -> u64 {
-        live as u64 * 2 * HITCH_LEVELS as u64 * 5 * (action as u64 + 2) / DENSE_OPS_PER_STEP
+        Work::EconomyCell.cost(live as u64 * 2 * HITCH_LEVELS as u64 * 5 * (action as u64 + 2))
     }
 
     fn too_large(&self, action: usize, live: usize) -> String {

@@ -25,7 +25,7 @@ use std::hash::Hash;
 
 use rustc_hash::FxHashMap;
 
-use super::cost::Forecast;
+pub use super::cost::Forecast;
 use super::exact::{Budget, ExactError};
 
 mod rows;
@@ -182,11 +182,11 @@ pub trait Mechanic {
         false
     }
 
-    /// For a chain that [`Mechanic::settled`]s once at most this much
-    /// probability is in play: the budget's forecast of the work to come
-    /// then looks for that end rather than the last step.
-    fn settles_below(&self) -> Option<f64> {
-        None
+    /// What the budget's forecast of the work to come should know of this
+    /// chain ([`Forecast::settling`], [`Forecast::bounded`]); nothing,
+    /// unless the mechanic says so.
+    fn forecast(&self, forecast: Forecast) -> Forecast {
+        forecast
     }
 
     /// The outcome of a play still in `state` after the last step.
@@ -299,10 +299,7 @@ pub fn run<C: Mechanic>(
     let mut live = mechanic.initial();
     let mut next = Next::new();
     let mut dropped = 0.0;
-    let mut forecast = Forecast::new(mechanic.steps() as f64, budget);
-    if let Some(mass) = mechanic.settles_below() {
-        forecast = forecast.settling(mass);
-    }
+    let mut forecast = mechanic.forecast(Forecast::new(mechanic.steps() as f64, budget));
     for step in 0..mechanic.steps() {
         let count = live.len();
         budget.spend(mechanic.work(step, count), &|| {

@@ -159,6 +159,9 @@ pub struct Forecast {
     in_play: Vec<f64>,
     /// Chains that stop once at most this much is in play.
     settles_below: Option<f64>,
+    /// The steepest growth believed ([`MAX_POWER`], or 1 for a chain over
+    /// a bounded set of states).
+    max_power: f64,
 }
 
 /// The steepest growth the forecast believes: the whole run's work as a
@@ -189,6 +192,7 @@ impl Forecast {
             played: Vec::new(),
             in_play: Vec::new(),
             settles_below: None,
+            max_power: MAX_POWER,
         }
     }
 
@@ -196,6 +200,14 @@ impl Forecast {
     /// forecast then also extrapolates that mass's decay to find the end.
     pub fn settling(mut self, mass: f64) -> Forecast {
         self.settles_below = Some(mass);
+        self
+    }
+
+    /// For a chain over a bounded set of states (a fight): its work grows
+    /// at most in step with its length, and its early lumps (the pools it
+    /// meets first) do not recur.
+    pub fn bounded(mut self) -> Forecast {
+        self.max_power = 1.0;
         self
     }
 
@@ -221,10 +233,10 @@ impl Forecast {
             .copied()
             .unwrap_or(self.played[0]);
         let power = if now > 0.0 && before > 0.0 && x > half_x {
-            ((now / before).ln() / (x / half_x).ln()).clamp(0.0, MAX_POWER)
+            ((now / before).ln() / (x / half_x).ln()).clamp(0.0, self.max_power)
         } else {
             // No work yet at the half: growth as steep as believed.
-            MAX_POWER
+            self.max_power
         };
         let end = self.end()?.max(x);
         let total = now * (end / x).powf(power);

@@ -11,7 +11,7 @@ use super::UNRESOLVED_MASS;
 use super::{stress_code, stress_of};
 use super::{taken_out, Actor, ConflictCase, ConflictHists, Ending, FoeState, STRESS_CODES};
 use crate::dice::Pool;
-use crate::engine::chain::{self, Mechanic, Next, Pruning};
+use crate::engine::chain::{self, Forecast, Mechanic, Next, Pruning};
 use crate::engine::cost::Work;
 use crate::engine::exact::{Budget, ExactError};
 use crate::systems::cortex::{self, PoolRoll};
@@ -191,8 +191,13 @@ impl Mechanic for Fight<'_> {
             && live.iter().map(|s| s.1).sum::<f64>() <= UNRESOLVED_MASS
     }
 
-    fn settles_below(&self) -> Option<f64> {
-        self.case.exchanges.is_none().then_some(UNRESOLVED_MASS)
+    /// A fight's states are bounded (stress and team dice), and an
+    /// uncapped one ends once little enough is unresolved.
+    fn forecast(&self, forecast: Forecast) -> Forecast {
+        match self.case.exchanges {
+            None => forecast.bounded().settling(UNRESOLVED_MASS),
+            Some(_) => forecast.bounded(),
+        }
     }
 
     fn initial(&mut self) -> Vec<(Standing, f64)> {

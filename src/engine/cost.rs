@@ -170,7 +170,7 @@ pub struct Forecast {
 const MAX_POWER: f64 = 5.0;
 
 /// Steps a run plays before its forecast is trusted to refuse.
-const MIN_STEPS: usize = 3;
+const MIN_STEPS: usize = 4;
 
 /// A settling chain's end is read from its decay once less than this
 /// much is in play.
@@ -203,9 +203,9 @@ impl Forecast {
         self
     }
 
-    /// For a chain over a bounded set of states (a fight): its work grows
-    /// at most in step with its length, and its early lumps (the pools it
-    /// meets first) do not recur.
+    /// For a chain over a bounded set of states (a fight, an extended
+    /// action): the rest of it is forecast at the rate of its latest half,
+    /// as its early lumps (the pools a fight meets first) do not recur.
     pub fn bounded(mut self) -> Forecast {
         self.max_power = 1.0;
         self
@@ -239,7 +239,17 @@ impl Forecast {
             self.max_power
         };
         let end = self.end()?.max(x);
-        let total = now * (end / x).powf(power);
+        let total = if self.max_power <= 1.0 {
+            // A bounded chain: the rest at the rate of the latest half.
+            let rate = if x > half_x {
+                (now - before) / (x - half_x)
+            } else {
+                now / x
+            };
+            now + rate.max(0.0) * (end - x)
+        } else {
+            now * (end / x).powf(power)
+        };
         Some(if total >= u64::MAX as f64 {
             u64::MAX
         } else {
@@ -280,7 +290,7 @@ impl Forecast {
     /// is left of `budget`.
     pub fn step(
         &mut self,
-        budget: &Budget,
+        budget: &mut Budget,
         in_play: impl FnOnce() -> f64,
         what: &dyn Fn() -> String,
     ) -> Result<(), ExactError> {
@@ -295,7 +305,7 @@ impl Forecast {
     pub fn played_by(
         &mut self,
         length: f64,
-        budget: &Budget,
+        budget: &mut Budget,
         what: &dyn Fn() -> String,
     ) -> Result<(), ExactError> {
         let x = self.played.last().map_or(0.0, |p| p.0) + length;
@@ -303,9 +313,6 @@ impl Forecast {
         self.played.push((x, spent as f64));
         if x >= self.length {
             return Ok(());
-        }
-        if std::env::var_os("FORECAST_DEBUG").is_some() {
-            eprintln!("FORECAST x={x} spent={spent} predicted={:?} end={:?} inplay={:?}", self.predicted_total(), self.end(), self.in_play.last());
         }
         let Some(total) = self.predicted_total() else {
             return Ok(());
@@ -318,6 +325,9 @@ impl Forecast {
         // what it puts far past the budget; from a quarter of the run on,
         // anything past it.
         let trusted = self.end().is_some_and(|end| x >= end * TRUSTED_SHARE);
+        if trusted {
+            budget.note_forecast(total);
+        }
         if ahead > remaining.saturating_mul(EARLY_MARGIN) || (trusted && ahead > remaining) {
             return Err(ExactError::TooLarge(what()));
         }
@@ -355,3 +365,6 @@ pub fn auto_allowance(mc_nanos: f64) -> u64 {
         (mc_nanos as u64).max(INTERACTIVE_NANOS)
     }
 }
+
+#[cfg(test)]
+mod tests;

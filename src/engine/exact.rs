@@ -22,15 +22,21 @@ pub enum ExactError {
 /// A countdown of predicted nanoseconds ([`super::cost::Work::nanos`]).
 #[derive(Debug, Clone)]
 pub struct Budget {
-    allowance: u64,
     remaining: u64,
+    /// The nanoseconds of the charges granted: the work counted (a charge
+    /// refused is not done, so not counted).
+    spent: u64,
+    /// The first whole-run prediction a chain's forecast trusted, against
+    /// which the tests hold the work the run then counted.
+    trusted_forecast: Option<u64>,
 }
 
 impl Budget {
     pub fn new(nanos: u64) -> Budget {
         Budget {
-            allowance: nanos,
             remaining: nanos,
+            spent: 0,
+            trusted_forecast: None,
         }
     }
 
@@ -51,6 +57,7 @@ impl Budget {
             return Err(ExactError::TooLarge(what()));
         }
         self.remaining -= nanos;
+        self.spent += nanos;
         Ok(())
     }
 
@@ -61,7 +68,18 @@ impl Budget {
 
     /// The nanoseconds spent so far: the work the run has counted.
     pub fn spent(&self) -> u64 {
-        self.allowance - self.remaining
+        self.spent
+    }
+
+    /// The first prediction of a chain's whole work (nanoseconds from its
+    /// start) that its forecast trusted, if one did.
+    pub fn trusted_forecast(&self) -> Option<u64> {
+        self.trusted_forecast
+    }
+
+    /// Records a trusted prediction (the first one only).
+    pub(super) fn note_forecast(&mut self, nanos: u64) {
+        self.trusted_forecast.get_or_insert(nanos);
     }
 
     /// Whether `nanos` more would still fit.

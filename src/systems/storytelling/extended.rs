@@ -13,7 +13,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::distribution::{nearer_tail, DistRow, Evaluation, Hist, Metric};
-use crate::engine::chain::{self, Mechanic, Next, Pruning};
+use crate::engine::chain::{self, Forecast, Mechanic, Next, Pruning};
 use crate::engine::cost::{self, Work};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
@@ -232,6 +232,11 @@ impl Mechanic for Action<'_> {
 
     fn initial(&mut self) -> Vec<(u32, f64)> {
         vec![(0, 1.0)]
+    }
+
+    /// The successes gathered are below `extended`: a bounded chain.
+    fn forecast(&self, forecast: Forecast) -> Forecast {
+        forecast.bounded()
     }
 
     fn work(&self, _step: usize, live: usize) -> u64 {

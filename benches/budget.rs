@@ -18,81 +18,138 @@ use oddsmith::systems::Case;
 
 /// The cases timed, by engine: a name and the case as a scenario's table.
 const CASES: &[(&str, &str)] = &[
-    ("programme 100d12 keep 5", r#"system = "cortex"
+    (
+        "programme 100d12 keep 5",
+        r#"system = "cortex"
 pool = "100d12"
 keep = 5
-difficulty = 30"#),
-    ("programme 200d12 keep 5", r#"system = "cortex"
+difficulty = 30"#,
+    ),
+    (
+        "programme 200d12 keep 5",
+        r#"system = "cortex"
 pool = "200d12"
 keep = 5
-difficulty = 30"#),
-    ("programme 200d12 vs 100d6 keep 5", r#"system = "cortex"
+difficulty = 30"#,
+    ),
+    (
+        "programme 200d12 vs 100d6 keep 5",
+        r#"system = "cortex"
 pool = "200d12"
 vs = "100d6"
 keep = 5
-reaction_keep = 5"#),
-    ("hitches 10000d8 vs 2d6", r#"system = "cortex"
+reaction_keep = 5"#,
+    ),
+    (
+        "hitches 10000d8 vs 2d6",
+        r#"system = "cortex"
 pool = "10000d8"
-vs = "2d6""#),
-    ("hitches 20000d4", r#"system = "cortex"
+vs = "2d6""#,
+    ),
+    (
+        "hitches 20000d4",
+        r#"system = "cortex"
 pool = "20000d4"
-difficulty = 5"#),
-    ("plot points 30d8 keep 3, 3 points", r#"system = "cortex"
+difficulty = 5"#,
+    ),
+    (
+        "plot points 30d8 keep 3, 3 points",
+        r#"system = "cortex"
 pool = "30d8"
 keep = 3
 plot_points = 3
-difficulty = 25"#),
-    ("max-effect 12d8", r#"system = "cortex"
+difficulty = 25"#,
+    ),
+    (
+        "max-effect 12d8",
+        r#"system = "cortex"
 pool = "12d8"
 policy = "max-effect"
-difficulty = 12"#),
-    ("scene 30 actions", r#"system = "cortex-scene"
+difficulty = 12"#,
+    ),
+    (
+        "scene 30 actions",
+        r#"system = "cortex-scene"
 pool = "d10 2d8 d6"
 doom = "2d6"
-actions = 30"#),
-    ("scene 60 actions", r#"system = "cortex-scene"
+actions = 30"#,
+    ),
+    (
+        "scene 60 actions",
+        r#"system = "cortex-scene"
 pool = "d10 2d8 d6"
 doom = "2d6"
-actions = 60"#),
-    ("scene 100 actions", r#"system = "cortex-scene"
+actions = 60"#,
+    ),
+    (
+        "scene 100 actions",
+        r#"system = "cortex-scene"
 pool = "d10 2d8 d6"
 doom = "2d6"
-actions = 100"#),
+actions = 100"#,
+    ),
     ("economy 8 actions", ECONOMY_8),
     ("economy 12 actions", ECONOMY_12),
     ("economy 16 actions", ECONOMY_16),
-    ("conflict 10 exchanges", r#"system = "cortex-conflict"
+    (
+        "conflict 10 exchanges",
+        r#"system = "cortex-conflict"
 hero = "d10 2d8 d6"
 foe = "d10 d8 d6"
-exchanges = 10"#),
-    ("conflict 40 exchanges", r#"system = "cortex-conflict"
+exchanges = 10"#,
+    ),
+    (
+        "conflict 40 exchanges",
+        r#"system = "cortex-conflict"
 hero = "d10 2d8 d6"
 foe = "d10 d8 d6"
-exchanges = 40"#),
-    ("conflict mob of 4d8, 10 exchanges", r#"system = "cortex-conflict"
+exchanges = 40"#,
+    ),
+    (
+        "conflict mob of 4d8, 10 exchanges",
+        r#"system = "cortex-conflict"
 hero = "d12 d10 2d8 d6"
 foe = "d10 2d8 2d6"
 mob = "4d8"
-exchanges = 10"#),
-    ("storytelling 2000 dice", r#"system = "storytelling"
-dice = 2000"#),
-    ("storytelling 8000 dice", r#"system = "storytelling"
-dice = 8000"#),
-    ("contest 100 vs 100 dice", r#"system = "storytelling"
+exchanges = 10"#,
+    ),
+    (
+        "storytelling 2000 dice",
+        r#"system = "storytelling"
+dice = 2000"#,
+    ),
+    (
+        "storytelling 8000 dice",
+        r#"system = "storytelling"
+dice = 8000"#,
+    ),
+    (
+        "contest 100 vs 100 dice",
+        r#"system = "storytelling"
 dice = 100
-vs_dice = 100"#),
-    ("extended 10 dice, 100 in 60 rolls", r#"system = "storytelling"
+vs_dice = 100"#,
+    ),
+    (
+        "extended 10 dice, 100 in 60 rolls",
+        r#"system = "storytelling"
 dice = 10
 extended = 100
-rolls = 60"#),
-    ("advantage party 4, d8, 40 rolls", r#"system = "advantage"
+rolls = 60"#,
+    ),
+    (
+        "advantage party 4, d8, 40 rolls",
+        r#"system = "advantage"
 die = "d8"
 party = 4
-rolls = 40"#),
-    ("advantage party 4, d8, 120 rolls", r#"system = "advantage"
+rolls = 40"#,
+    ),
+    (
+        "advantage party 4, d8, 120 rolls",
+        r#"system = "advantage"
 die = "d8"
 party = 4
-rolls = 120"#),
+rolls = 120"#,
+    ),
 ];
 
 /// The economy scene with every spending rule on (docs/cortex.md).
@@ -144,7 +201,10 @@ fn thread_cpu_seconds() -> f64 {
 
 fn calibration(c: &mut Criterion) {
     let cases: Vec<(&str, Case)> = CASES.iter().map(|&(n, t)| (n, case(t))).collect();
-    println!("{:<40} {:>14} {:>14} {:>7}", "case", "predicted ms", "measured ms", "ratio");
+    println!(
+        "{:<40} {:>14} {:>14} {:>7}",
+        "case", "predicted ms", "measured ms", "ratio"
+    );
     for (name, case) in &cases {
         reset_tally();
         let predicted = predicted(case) as f64 / 1e6;

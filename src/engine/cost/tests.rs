@@ -10,7 +10,10 @@ use crate::systems::Case;
 /// A case from its scenario table.
 fn case(table: &str) -> Case {
     let text = format!("[[case]]\n{table}\n");
-    scenario::parse(&text, "s.toml", "s").unwrap().cases.remove(0)
+    scenario::parse(&text, "s.toml", "s")
+        .unwrap()
+        .cases
+        .remove(0)
 }
 
 /// Plays a run of `steps` steps whose cumulative cost after `n` is
@@ -31,7 +34,10 @@ fn a_power_law_run_is_forecast_from_its_first_quarter() {
     let cube = |n: usize| (n as u64).pow(3) * 1000;
     let predicted = forecast_of(100, cube).unwrap() as f64;
     let total = cube(100) as f64;
-    assert!((predicted / total - 1.0).abs() < 0.01, "{predicted} against {total}");
+    assert!(
+        (predicted / total - 1.0).abs() < 0.01,
+        "{predicted} against {total}"
+    );
     // Linear work, likewise.
     let line = |n: usize| n as u64 * 1000;
     let predicted = forecast_of(40, line).unwrap() as f64;

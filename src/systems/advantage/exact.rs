@@ -312,7 +312,8 @@ impl AdvantageCase {
         let draws =
             (self.chance_branches().len() as u64).pow(self.chance_holders(kinds[0]).len() as u32);
         budget.spend(
-            Work::EncounterResolve.cost((distinct.len() as u64).saturating_mul(states * 36 * draws)),
+            Work::EncounterResolve
+                .cost((distinct.len() as u64).saturating_mul(states * 36 * draws)),
             &what,
         )?;
         let space = StateSpace::new(self);

@@ -331,9 +331,10 @@ impl CortexCase {
                     }
                 }
                 let reaction = by_total_and_effect(&reaction);
-                budget.spend(Work::OutcomePair.cost((action.len() * reaction.len()) as u64), &|| {
-                    format!("{} against {vs}", self.pool)
-                })?;
+                budget.spend(
+                    Work::OutcomePair.cost((action.len() * reaction.len()) as u64),
+                    &|| format!("{} against {vs}", self.pool),
+                )?;
                 for &(a, p) in &action {
                     for &(r, q) in &reaction {
                         self.record(a, Some(r), p.times(q), &mut hists, false);

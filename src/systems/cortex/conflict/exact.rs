@@ -82,9 +82,10 @@ impl<'a> OpposedRolls<'a> {
             let rules = case.rules;
             let acting = self.outcomes(&key.0, rules.keep, budget)?.to_vec();
             let reacting = self.outcomes(&key.1, rules.reaction_keep, budget)?;
-            budget.spend(Work::OutcomePair.cost((acting.len() * reacting.len()) as u64), &|| {
-                format!("{} against {}", key.0, key.1)
-            })?;
+            budget.spend(
+                Work::OutcomePair.cost((acting.len() * reacting.len()) as u64),
+                &|| format!("{} against {}", key.0, key.1),
+            )?;
             let mut wins: FxHashMap<u32, f64> = FxHashMap::default();
             for &(a, p) in &acting {
                 for &(r, q) in reacting {

@@ -605,9 +605,9 @@ impl SystemCase for ConflictCase {
     /// Both pools every half exchange, for the cap or a typical fight of
     /// [`cost::MC_TYPICAL_EXCHANGES`].
     fn mc_trial_nanos(&self) -> f64 {
-        let exchanges = self
-            .exchanges
-            .map_or(cost::MC_TYPICAL_EXCHANGES, |cap| f64::from(cap).min(cost::MC_TYPICAL_EXCHANGES));
+        let exchanges = self.exchanges.map_or(cost::MC_TYPICAL_EXCHANGES, |cap| {
+            f64::from(cap).min(cost::MC_TYPICAL_EXCHANGES)
+        });
         let rolls = exchanges * self.actors().len() as f64;
         let dice = (self.hero.len() + self.foe.len()) as f64;
         cost::mc_trial_nanos(dice, rolls, cost::MC_ROLL_NANOS)

@@ -70,9 +70,10 @@ impl HeroOutcomes {
         states.insert(HeroDice::EMPTY, 1.0);
         for die in pool.dice() {
             let sides = die.sides() as u8;
-            budget.spend(Work::ProgrammeUpdate.cost(states.len() as u64 * u64::from(sides)), &|| {
-                format!("the pool {pool}")
-            })?;
+            budget.spend(
+                Work::ProgrammeUpdate.cost(states.len() as u64 * u64::from(sides)),
+                &|| format!("the pool {pool}"),
+            )?;
             let p_face = 1.0 / f64::from(sides);
             let mut next: FxHashMap<HeroDice, f64> = FxHashMap::default();
             for (state, &p) in &states {

@@ -180,3 +180,44 @@ fn auto_gives_exact_what_sampling_would_take() {
     assert_eq!(auto_allowance(3e9), 3_000_000_000);
     assert_eq!(auto_allowance(f64::INFINITY), u64::MAX);
 }
+
+/// `--method auto` on one thread at `trials` trials: the method it used
+/// and its warnings.
+fn auto(table: &str, trials: u64) -> (crate::report::MethodUsed, Vec<String>) {
+    use crate::commands::evaluate::{evaluate_case, Settings};
+    let settings = Settings {
+        trials,
+        seed: 1,
+        workers: crate::engine::monte_carlo::Workers::start(Some(1)).unwrap(),
+        method: crate::cli::MethodArg::Auto,
+        format: crate::cli::FormatArg::Table,
+        quiet: true,
+        fractions: false,
+    };
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let result = evaluate_case(&case(table), &settings, &cancel)
+        .unwrap()
+        .remove(0);
+    (result.method, result.warnings)
+}
+
+#[test]
+fn auto_runs_exact_past_a_second_when_sampling_would_take_longer() {
+    // A 100-action scene: about 1.5 s of exact work, past `--method
+    // exact`'s second, but 100 million trials on one thread are predicted
+    // at about five minutes.
+    let scene = "system = \"cortex-scene\"\npool = \"d10 2d8 d6\"\ndoom = \"2d6\"\nactions = 100";
+    assert!(matches!(
+        case(scene).spec.exact(&mut Budget::interactive()),
+        Err(ExactError::TooLarge(_))
+    ));
+    let (method, _) = auto(scene, 100_000_000);
+    assert_eq!(method, crate::report::MethodUsed::Exact);
+    // At a thousand trials sampling is the faster, and says why it ran.
+    let (method, warnings) = auto(scene, 1000);
+    assert_eq!(method, crate::report::MethodUsed::MonteCarlo);
+    assert!(
+        warnings[0].contains("more than the exact engine answers in about a second"),
+        "{warnings:?}"
+    );
+}

@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use crate::balance::{BalanceQuestion, BalanceResult};
 use crate::cli::{CommonArgs, FormatArg, MethodArg};
-use crate::engine::exact::{Budget, ExactError};
+use crate::engine::cost;
+use crate::engine::exact::{Budget, ExactError, INTERACTIVE_NANOS};
 use crate::engine::monte_carlo::{McSettings, Workers};
 use crate::errors::input_error;
 use crate::report::chart::MAX_CHARTED_CASES;
@@ -231,10 +232,10 @@ pub fn evaluate_case(
     // Exact methods do not look at the flag; a run of many exact cases
     // stops here, between them.
     crate::interrupt::check(cancel)?;
-    let exact = || -> Result<CaseResult, ExactError> {
-        let evaluation = case.spec.exact(&mut Budget::interactive())?;
+    let exact = |allowance: u64| -> Result<CaseResult, ExactError> {
+        let evaluation = case.spec.exact(&mut Budget::new(allowance))?;
         let fractions = if settings.fractions {
-            case.spec.exact_fractions(&mut Budget::interactive())
+            case.spec.exact_fractions(&mut Budget::new(allowance))
         } else {
             None
         };
@@ -264,18 +265,24 @@ pub fn evaluate_case(
     };
     let refuse = |e: ExactError| anyhow::Error::new(e).context(format!("case \"{}\"", case.name));
     let mut results = match settings.method {
-        MethodArg::Exact => vec![exact().map_err(refuse)?],
+        MethodArg::Exact => vec![exact(INTERACTIVE_NANOS).map_err(refuse)?],
         MethodArg::Mc => vec![monte_carlo(case, settings, cancel, None)?],
-        MethodArg::Auto => match exact() {
-            Ok(result) => vec![result],
-            Err(why) => {
-                let mut mc = monte_carlo(case, settings, cancel, None)?;
-                mc.warnings.push(fallback_warning(&why, settings.trials));
-                vec![mc]
+        MethodArg::Auto => {
+            // Exact within about a second, or within what sampling would
+            // take when that is longer (docs/reports.md, `--method`).
+            let allowance = cost::auto_allowance(mc_nanos(case, settings));
+            match exact(allowance) {
+                Ok(result) => vec![result],
+                Err(why) => {
+                    let mut mc = monte_carlo(case, settings, cancel, None)?;
+                    mc.warnings
+                        .push(fallback_warning(&why, settings.trials, allowance));
+                    vec![mc]
+                }
             }
-        },
+        }
         MethodArg::Both => {
-            let exact = exact().map_err(refuse)?;
+            let exact = exact(INTERACTIVE_NANOS).map_err(refuse)?;
             let mc = monte_carlo(case, settings, cancel, Some(&exact))?;
             vec![exact, mc]
         }
@@ -291,9 +298,22 @@ pub fn evaluate_case(
 /// printed figure, and the pruning of every long chain would be noise.
 pub const TRUNCATION_WARNING_MASS: f64 = crate::engine::chain::PROMISED_DROPPED_MASS;
 
-/// The line a case that fell back from exact to Monte Carlo says.
-fn fallback_warning(why: &ExactError, trials: u64) -> String {
+/// The predicted wall time, in nanoseconds, of `case`'s Monte Carlo run
+/// at the run's trials on its threads (the cost model's
+/// [`crate::systems::SystemCase::mc_trial_nanos`]).
+fn mc_nanos(case: &Case, settings: &Settings) -> f64 {
+    let threads = settings.workers.threads().max(1) as f64;
+    case.spec.mc_trial_nanos() * settings.trials as f64 / threads
+}
+
+/// The line a case that fell back from exact to Monte Carlo says
+/// (`allowance`: the predicted nanoseconds exact was given).
+fn fallback_warning(why: &ExactError, trials: u64, allowance: u64) -> String {
     let why = match why {
+        ExactError::TooLarge(what) if allowance > INTERACTIVE_NANOS => format!(
+            "{what} is predicted to take the exact engine longer than sampling ({:.1} s)",
+            allowance as f64 / 1e9
+        ),
         ExactError::TooLarge(what) => {
             format!("{what} is more than the exact engine answers in about a second")
         }

@@ -25,6 +25,7 @@ use std::hash::Hash;
 
 use rustc_hash::FxHashMap;
 
+pub use super::cost::Forecast;
 use super::exact::{Budget, ExactError};
 
 mod rows;
@@ -181,6 +182,13 @@ pub trait Mechanic {
         false
     }
 
+    /// What the budget's forecast of the work to come should know of this
+    /// chain ([`Forecast::settling`], [`Forecast::bounded`]); nothing,
+    /// unless the mechanic says so.
+    fn forecast(&self, forecast: Forecast) -> Forecast {
+        forecast
+    }
+
     /// The outcome of a play still in `state` after the last step.
     fn final_outcome(&self, state: &Self::State) -> Self::Outcome;
 
@@ -280,7 +288,9 @@ pub struct Run {
 /// ([`Mechanic::work`]), steps each state in play in `Ord` order, drops what
 /// `pruning` drops, and every state still in play after the last step (or
 /// once the mechanic has [`Mechanic::settled`]) ends with its
-/// [`Mechanic::final_outcome`].
+/// [`Mechanic::final_outcome`]. After each step the work still to come is
+/// forecast from the work so far ([`Forecast`]), and a run predicted past
+/// the budget is refused then, not when the budget runs out.
 pub fn run<C: Mechanic>(
     mechanic: &mut C,
     pruning: Pruning,
@@ -289,6 +299,7 @@ pub fn run<C: Mechanic>(
     let mut live = mechanic.initial();
     let mut next = Next::new();
     let mut dropped = 0.0;
+    let mut forecast = mechanic.forecast(Forecast::new(mechanic.steps() as f64, budget));
     for step in 0..mechanic.steps() {
         let count = live.len();
         budget.spend(mechanic.work(step, count), &|| {
@@ -307,6 +318,12 @@ pub fn run<C: Mechanic>(
         if mechanic.settled(step, &live) {
             break;
         }
+        let count = live.len();
+        forecast.step(
+            budget,
+            || live.iter().map(|(_, mass)| mass.total()).sum(),
+            &|| mechanic.too_large(step, count),
+        )?;
     }
     for (state, mass) in live {
         let outcome = mechanic.final_outcome(&state);

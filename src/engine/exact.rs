@@ -1,21 +1,14 @@
 //! Shared pieces of the exact engine: the work budget that lets `--method
 //! exact` refuse a case it cannot finish in about a second (before spending
-//! that second), and the error it refuses with.
+//! that second), and the error it refuses with. The budget counts predicted
+//! nanoseconds of processor time, each kind of work priced by the cost
+//! model ([`super::cost`]).
 
 use thiserror::Error;
 
-/// Elementary steps (state x face updates) an exact method may take. The
-/// Cortex programme manages about 25 million a second in a release build on
-/// one core of the target machine (measured on `200d12 100d6`, keep 5), so
-/// this is a little under a second of work.
-pub const DEFAULT_EXACT_STEPS: u64 = 20_000_000;
-
-/// Multiply-adds on dense vectors per elementary step: the budget counts
-/// hash-map updates, and a loop of plain array arithmetic is far cheaper
-/// (measured: a 60-action scene of `d10 2d8 d6`, about 415 million of them,
-/// in about a second of release build on the shared target machine). The
-/// doom-pool chain and the hitch convolution charge their work in these.
-pub const DENSE_OPS_PER_STEP: u64 = 32;
+/// Predicted processor time an interactive exact answer may take: the
+/// contract's "about a second" (docs/reports.md, `--method`).
+pub const INTERACTIVE_NANOS: u64 = 1_000_000_000;
 
 /// Why an exact answer was not given.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -26,20 +19,30 @@ pub enum ExactError {
     Unsupported(String),
 }
 
-/// A countdown of elementary steps.
+/// A countdown of predicted nanoseconds ([`super::cost::Work::nanos`]).
 #[derive(Debug, Clone)]
 pub struct Budget {
     remaining: u64,
+    /// The nanoseconds of the charges granted: the work counted (a charge
+    /// refused is not done, so not counted).
+    spent: u64,
+    /// The first whole-run prediction a chain's forecast trusted, against
+    /// which the tests hold the work the run then counted.
+    trusted_forecast: Option<u64>,
 }
 
 impl Budget {
-    pub fn new(steps: u64) -> Budget {
-        Budget { remaining: steps }
+    pub fn new(nanos: u64) -> Budget {
+        Budget {
+            remaining: nanos,
+            spent: 0,
+            trusted_forecast: None,
+        }
     }
 
-    /// The default budget for interactive use.
+    /// The default budget for interactive use: about a second.
     pub fn interactive() -> Budget {
-        Budget::new(DEFAULT_EXACT_STEPS)
+        Budget::new(INTERACTIVE_NANOS)
     }
 
     /// A budget that never runs out (tests and benchmarks).
@@ -47,23 +50,40 @@ impl Budget {
         Budget::new(u64::MAX)
     }
 
-    /// Takes `steps` from the budget, or reports `what` as too large.
-    pub fn spend(&mut self, steps: u64, what: &dyn Fn() -> String) -> Result<(), ExactError> {
-        if steps > self.remaining {
+    /// Takes `nanos` from the budget, or reports `what` as too large.
+    pub fn spend(&mut self, nanos: u64, what: &dyn Fn() -> String) -> Result<(), ExactError> {
+        if nanos > self.remaining {
             self.remaining = 0;
             return Err(ExactError::TooLarge(what()));
         }
-        self.remaining -= steps;
+        self.remaining -= nanos;
+        self.spent += nanos;
         Ok(())
     }
 
-    /// The steps left.
+    /// The nanoseconds left.
     pub fn remaining(&self) -> u64 {
         self.remaining
     }
 
-    /// Whether `steps` more would still fit.
-    pub fn allows(&self, steps: u64) -> bool {
-        steps <= self.remaining
+    /// The nanoseconds spent so far: the work the run has counted.
+    pub fn spent(&self) -> u64 {
+        self.spent
+    }
+
+    /// The first prediction of a chain's whole work (nanoseconds from its
+    /// start) that its forecast trusted, if one did.
+    pub fn trusted_forecast(&self) -> Option<u64> {
+        self.trusted_forecast
+    }
+
+    /// Records a trusted prediction (the first one only).
+    pub(super) fn note_forecast(&mut self, nanos: u64) {
+        self.trusted_forecast.get_or_insert(nanos);
+    }
+
+    /// Whether `nanos` more would still fit.
+    pub fn allows(&self, nanos: u64) -> bool {
+        nanos <= self.remaining
     }
 }

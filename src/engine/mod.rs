@@ -5,6 +5,7 @@
 //! several steps exactly, state by state, within that budget.
 
 pub(crate) mod chain;
+pub mod cost;
 pub mod exact;
 pub mod monte_carlo;
 pub mod rng;

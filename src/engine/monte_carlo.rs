@@ -81,6 +81,14 @@ impl Workers {
         })
     }
 
+    /// The threads a Monte Carlo run on these workers uses.
+    pub fn threads(&self) -> usize {
+        match &self.pool {
+            Some(pool) => pool.current_num_threads(),
+            None => rayon::current_num_threads(),
+        }
+    }
+
     /// Runs `work` with its Monte Carlo runs on these workers.
     pub fn install<R: Send>(&self, work: impl FnOnce() -> R + Send) -> R {
         match &self.pool {

@@ -48,6 +48,10 @@ pub trait SystemCase: Send + Sync + std::fmt::Debug {
     fn exact_fractions(&self, _budget: &mut Budget) -> Option<Vec<(String, String)>> {
         None
     }
+    /// The predicted nanoseconds of one Monte Carlo trial on one core
+    /// (the cost model, [`crate::engine::cost::mc_trial_nanos`]), so
+    /// `--method auto` can weigh exact against sampling.
+    fn mc_trial_nanos(&self) -> f64;
     /// A Monte Carlo estimate.
     fn monte_carlo(&self, settings: &McSettings<'_>) -> Result<Evaluation, Interrupted>;
     /// The names of the metrics this case reports, in order (what a

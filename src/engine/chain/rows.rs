@@ -15,6 +15,7 @@
 //! dropped, and their mass summed, in the order they were first reached.
 
 use super::{Pruning, Run};
+use crate::engine::cost::Forecast;
 use crate::engine::exact::{Budget, ExactError};
 
 /// A mechanic played step by step over densely numbered states, each
@@ -216,7 +217,8 @@ impl<O> Rows<O> {
 /// state in play in the order of their ranks ([`RowMechanic::rank`]: by
 /// default their numbers), drops what `pruning` drops,
 /// and every state still in play after the last step ends with its
-/// [`RowMechanic::final_outcome`].
+/// [`RowMechanic::final_outcome`]; the work still to come is forecast after
+/// each step, as there.
 pub fn run_rows<C: RowMechanic>(
     mechanic: &mut C,
     pruning: Pruning,
@@ -228,6 +230,7 @@ pub fn run_rows<C: RowMechanic>(
     let mut next = Rows::new(0);
     let mut order: Vec<u32> = (0..live.states.len() as u32).collect();
     let mut dropped = 0.0;
+    let mut forecast = Forecast::new(mechanic.steps() as f64, budget);
     for step in 0..mechanic.steps() {
         let count = order.len();
         budget.spend(mechanic.work(step, count), &|| {
@@ -242,6 +245,8 @@ pub fn run_rows<C: RowMechanic>(
         }
         std::mem::swap(&mut live, &mut next);
         live.kept(mechanic, &pruning, &mut order, &mut dropped);
+        let count = order.len();
+        forecast.step(budget, || 1.0, &|| mechanic.too_large(step, count))?;
     }
     for &slot in &order {
         let slot = slot as usize;

@@ -8,10 +8,8 @@ use super::states::{Counters, StateSpace};
 use super::{AdvantageCase, AdvantageHists, COUNTS, M2S, USES};
 use crate::distribution::Hist;
 use crate::engine::chain::{self, Pruning, RowMechanic, Rows};
+use crate::engine::cost::Work;
 use crate::engine::exact::{Budget, ExactError};
-
-/// Cells of the chain's count runs per elementary step of the budget.
-const CELLS_PER_STEP: u64 = 25;
 
 /// One move of the chain: to state `.0` with roll flags `.1`, probability `.2`.
 type Move = (u32, u8, f64);
@@ -314,7 +312,8 @@ impl AdvantageCase {
         let draws =
             (self.chance_branches().len() as u64).pow(self.chance_holders(kinds[0]).len() as u32);
         budget.spend(
-            (distinct.len() as u64).saturating_mul(states * 36 * draws),
+            Work::EncounterResolve
+                .cost((distinct.len() as u64).saturating_mul(states * 36 * draws)),
             &what,
         )?;
         let space = StateSpace::new(self);
@@ -328,17 +327,14 @@ impl AdvantageCase {
             .collect();
         let max_step = usize::from(self.counters);
         // Each move adds a run of counts (one per count so far) in a loop the
-        // compiler vectorises: about CELLS_PER_STEP cells cost one of the
-        // budget's elementary steps (measured on a party of 4 with d8
-        // counters over 40 rolls: 150 million cells in about a quarter of a
-        // second).
+        // compiler vectorises, priced as `Work::EncounterCell`.
         let cells: u64 = (0..n)
             .map(|roll| {
                 let moves: u64 = tables[table_of[roll]].iter().map(|t| t.len() as u64).sum();
                 COUNTS as u64 * moves * (roll * max_step + 1) as u64
             })
             .fold(0u64, u64::saturating_add);
-        budget.spend(cells / CELLS_PER_STEP, &what)?;
+        budget.spend(Work::EncounterCell.cost(cells), &what)?;
 
         let tables = tables
             .iter()

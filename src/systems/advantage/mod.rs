@@ -30,6 +30,7 @@ mod states;
 use serde_json::{json, Map, Value};
 
 use crate::distribution::{DistRow, Evaluation, Hist, Metric, Spread};
+use crate::engine::cost;
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{
@@ -557,6 +558,12 @@ impl SystemCase for AdvantageCase {
             inputs.remove(SHARE.name);
         }
         inputs
+    }
+
+    /// 2d6 and the advantage die for every roll of every player.
+    fn mc_trial_nanos(&self) -> f64 {
+        let rolls = f64::from(self.rolls) * f64::from(self.party.max(1));
+        cost::mc_trial_nanos(3.0, rolls, cost::MC_ROLL_NANOS)
     }
 
     fn exact(&self, budget: &mut Budget) -> Result<Evaluation, ExactError> {

@@ -13,7 +13,8 @@ use crate::dice::Die;
 #[cfg(test)]
 use crate::engine::chain::PROMISED_DROPPED_MASS;
 use crate::engine::chain::{self, Pruning, RowMechanic, Rows};
-use crate::engine::exact::{Budget, ExactError, DENSE_OPS_PER_STEP};
+use crate::engine::cost::Work;
+use crate::engine::exact::{Budget, ExactError};
 
 use super::exact::pool_probabilities;
 use super::rules::{held_total, keep_top, value_rank, Rank, MAX_KEEP};
@@ -171,7 +172,7 @@ impl<'a> DoomPools<'a> {
     }
 
     fn spend_die(&self, budget: &mut Budget, what: &dyn Fn() -> String) -> Result<(), ExactError> {
-        budget.spend(self.table.len() as u64 * 12 / DENSE_OPS_PER_STEP, what)
+        budget.spend(Work::DoomTableCell.cost(self.table.len() as u64 * 12), what)
     }
 
     /// What a scene that runs out of budget while meeting pools is refused as.
@@ -191,7 +192,7 @@ impl<'a> DoomPools<'a> {
         budget: &mut Budget,
     ) -> Result<u32, ExactError> {
         budget.spend(
-            (dist.len() + self.action.len()) as u64 / DENSE_OPS_PER_STEP + 1,
+            Work::DoomTableCell.cost((dist.len() + self.action.len()) as u64),
             &|| self.scene_limit(),
         )?;
         let max_total = MAX_KEEP * 12;
@@ -302,20 +303,13 @@ impl Scene<'_> {
     }
 }
 
-/// The budget's steps that stepping `live` doom pools through `action`
-/// costs, each with `levels` hitch levels to move by and rows of
-/// `cells` numbers (docs/development.md, "Benchmarks"): a scene's whole
-/// cost model, in one place, to be calibrated against measured time.
+/// The budget's nanoseconds that stepping `live` doom pools through an
+/// action costs, each with `levels` hitch levels to move by and rows of
+/// `cells` numbers: each cell is two multiply-adds per level in one fused
+/// pass, priced as [`Work::SceneCell`] (docs/development.md, "Exact budget").
 pub fn scene_step_cost(live: usize, levels: usize, cells: usize) -> u64 {
-    // Each cell costs two multiply-adds per level, in one fused pass.
-    (live as u64 * levels as u64 * cells as u64 * 2).div_ceil(SCENE_OPS_PER_STEP)
+    Work::SceneCell.cost(live as u64 * levels as u64 * cells as u64)
 }
-
-/// Multiply-adds of the scene's fused count update per budget step:
-/// calibrated so the budget's allowance (about a second of the Cortex
-/// programme) admits what the scene does in about that time (a 100-action
-/// scene of `d10 2d8 d6` from 2d6; docs/development.md, "Benchmarks").
-pub const SCENE_OPS_PER_STEP: u64 = 4 * DENSE_OPS_PER_STEP;
 
 impl RowMechanic for Scene<'_> {
     /// The doom pool the scene ended with, and whether the GM ended it.

@@ -15,7 +15,8 @@ use rustc_hash::FxHashMap;
 
 use crate::dice::{Die, Pool};
 use crate::distribution::Hist;
-use crate::engine::exact::{Budget, ExactError, DENSE_OPS_PER_STEP};
+use crate::engine::cost::Work;
+use crate::engine::exact::{Budget, ExactError};
 
 use super::max_effect::{choice_outcomes, score_choice};
 use super::plot_points::PlotRoll;
@@ -179,13 +180,13 @@ fn pool_programme<W: Weight>(
         // The state count rarely shrinks, so if even today's count times
         // the faces still to come will not fit, refuse now rather than
         // after a second of work.
-        let ahead = states.len() as u64 * sides_left;
+        let ahead = Work::ProgrammeUpdate.nanos(states.len() as u64 * sides_left);
         peak = peak.max(cost.saturating_add(ahead));
         if !budget.allows(ahead) {
             return Err(ExactError::TooLarge(what()));
         }
         sides_left -= u64::from(sides);
-        let work = states.len() as u64 * u64::from(sides);
+        let work = Work::ProgrammeUpdate.cost(states.len() as u64 * u64::from(sides));
         budget.spend(work, &what)?;
         cost += work;
         states = add_die(&states, setting, step, sides);
@@ -278,12 +279,11 @@ impl CortexCase {
 
     /// The outcome histograms in weights `W`, through the programmes.
     fn weighted_hists<W: Cached>(&self, budget: &mut Budget) -> Result<CortexHists<W>, ExactError> {
-        // The hitch convolution takes n (n + 1) / 2 multiply-adds on a dense
+        // The hitch convolution takes n (n + 1) / 2 entries of a dense
         // vector for n dice; it is budgeted too, or `100000d4` would pass
-        // the DP's check and then spend seconds here, but at the dense rate,
-        // so `10000d8` (a twentieth of a second of it) is not refused.
+        // the DP's check and then spend seconds here.
         let n = self.pool.len() as u64;
-        budget.spend(n * (n + 1) / 2 / DENSE_OPS_PER_STEP, &|| {
+        budget.spend(Work::HitchCell.cost(n * (n + 1) / 2), &|| {
             format!("the pool {}", self.pool)
         })?;
         let reaction_whole = match &self.opposition {
@@ -331,9 +331,10 @@ impl CortexCase {
                     }
                 }
                 let reaction = by_total_and_effect(&reaction);
-                budget.spend((action.len() * reaction.len()) as u64, &|| {
-                    format!("{} against {vs}", self.pool)
-                })?;
+                budget.spend(
+                    Work::OutcomePair.cost((action.len() * reaction.len()) as u64),
+                    &|| format!("{} against {vs}", self.pool),
+                )?;
                 for &(a, p) in &action {
                     for &(r, q) in &reaction {
                         self.record(a, Some(r), p.times(q), &mut hists, false);
@@ -497,9 +498,9 @@ mod tests {
 
     #[test]
     fn the_hitch_convolution_is_charged_at_the_dense_rate() {
-        // The steps charged for n small dice, fitted on two sizes as a n +
-        // c n^2: the programme's share is linear, the convolution's
-        // n (n + 1) / 2 multiply-adds cost one step per DENSE_OPS_PER_STEP.
+        // The nanoseconds charged for n small dice, fitted on two sizes as
+        // a n + c n^2: the programme's share is linear, the convolution's
+        // n (n + 1) / 2 entries are priced as hitch cells.
         let spent = |n: usize| {
             let case = CortexCase {
                 pool: Pool::new(vec![crate::dice::Die::D4; n]),
@@ -511,11 +512,11 @@ mod tests {
             };
             let mut budget = Budget::unlimited();
             case.exact_hists(&mut budget).unwrap();
-            (u64::MAX - budget.remaining()) as f64
+            budget.spent() as f64
         };
         let n = 2000.0;
         let c = (spent(4000) - 2.0 * spent(2000)) / (2.0 * n * n);
-        let want = 1.0 / (2.0 * DENSE_OPS_PER_STEP as f64);
+        let want = Work::HitchCell.picos() as f64 / 1000.0 / 2.0;
         assert!((c / want - 1.0).abs() < 0.01, "{c} against {want}");
         // So 10,000 dice against 2d6 fit the interactive budget (a fraction
         // of a second), and 100,000 are still refused before the work.

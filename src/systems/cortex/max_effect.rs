@@ -9,6 +9,7 @@ use std::hash::{Hash, Hasher};
 use rustc_hash::FxHashMap;
 
 use crate::dice::{Die, Pool};
+use crate::engine::cost::Work;
 use crate::engine::exact::{Budget, ExactError};
 use crate::options::Choice as _;
 
@@ -245,7 +246,10 @@ pub fn choice_outcomes<W: Weight>(
     for die in pool.dice() {
         let step = die.step() as u8;
         let sides = die.sides() as u8;
-        budget.spend(states.len() as u64 * u64::from(sides), &what)?;
+        budget.spend(
+            Work::ProgrammeUpdate.cost(states.len() as u64 * u64::from(sides)),
+            &what,
+        )?;
         states = add_die(&states, keep, step, sides);
     }
     let mut joint: FxHashMap<(u32, u32), W> = FxHashMap::default();

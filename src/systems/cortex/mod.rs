@@ -50,6 +50,7 @@ use serde_json::{json, Map, Value};
 
 use crate::dice::{effect_step_label, Pool};
 use crate::distribution::{hist_rows, DistRow, Evaluation, Hist, Metric};
+use crate::engine::cost;
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{Choice as _, OptionError, Options};
@@ -63,7 +64,7 @@ use weight::{count_sum, fraction, ratio, signed_ratio};
 
 pub use exact::{hitch_distribution, pool_outcomes, pool_probabilities};
 pub use max_effect::{choice_outcomes, score_choice, Choice, TotalEffect};
-pub use pool_cache::PoolOutcomes;
+pub use pool_cache::{forget_pools, PoolOutcomes};
 pub use rules::{Opposition, Policy, Rules, Ties, MAX_KEEP};
 pub use sample::{dice_table, roll_pool};
 pub use score::{score, PoolRoll, Scorer};
@@ -551,6 +552,15 @@ impl SystemCase for CortexCase {
             inputs.insert(PLOT_POINTS.name.into(), json!(points));
         }
         inputs
+    }
+
+    /// The pool and any opposing pool, one roll.
+    fn mc_trial_nanos(&self) -> f64 {
+        let vs = match &self.opposition {
+            Opposition::Pool(vs) => vs.len(),
+            _ => 0,
+        };
+        cost::mc_trial_nanos((self.pool.len() + vs) as f64, 1.0, cost::MC_ROLL_NANOS)
     }
 
     fn exact(&self, budget: &mut Budget) -> Result<Evaluation, ExactError> {

@@ -19,6 +19,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::dice::Pool;
+use crate::engine::cost::Work;
 use crate::engine::exact::{Budget, ExactError};
 
 use super::programme_step::{add_die, first_face_to_hold, ProgrammeState};
@@ -167,11 +168,14 @@ pub fn plot_point_outcomes<W: Weight>(
     for die in pool.dice() {
         let step = die.step() as u8;
         let sides = die.sides() as u8;
-        if !budget.allows(states.len() as u64 * sides_left) {
+        if !budget.allows(Work::ProgrammeUpdate.nanos(states.len() as u64 * sides_left)) {
             return Err(ExactError::TooLarge(what()));
         }
         sides_left -= u64::from(sides);
-        budget.spend(states.len() as u64 * u64::from(sides), &what)?;
+        budget.spend(
+            Work::ProgrammeUpdate.cost(states.len() as u64 * u64::from(sides)),
+            &what,
+        )?;
         states = add_die(&states, (), step, sides);
     }
     let mut joint: FxHashMap<Spent, W> = FxHashMap::default();

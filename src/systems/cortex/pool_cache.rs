@@ -111,6 +111,18 @@ impl<W> PoolCache<W> {
     }
 }
 
+/// Empties both memos, so a benchmark times the programmes rather than the
+/// memo (`benches/budget.rs`).
+pub fn forget_pools() {
+    fn forget<W: Cached>() {
+        let mut cache = W::cache().lock().unwrap_or_else(|e| e.into_inner());
+        cache.entries.clear();
+        cache.outcomes = 0;
+    }
+    forget::<u128>();
+    forget::<f64>();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,6 +16,7 @@ use serde_json::{json, Map, Value};
 
 use crate::dice::{Die, Pool};
 use crate::distribution::{hist_rows, DistRow, Evaluation, Hist, Metric, Spread};
+use crate::engine::cost;
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{OptionError, Options};
@@ -317,6 +318,13 @@ impl SystemCase for SceneCase {
             economy.insert_inputs(&mut inputs);
         }
         inputs
+    }
+
+    /// An action's pool against the doom pool (a few dice larger on
+    /// average than it starts) for every action.
+    fn mc_trial_nanos(&self) -> f64 {
+        let dice = self.pool.len() + self.doom.len() + 2;
+        cost::mc_trial_nanos(dice as f64, f64::from(self.actions), cost::MC_ROLL_NANOS)
     }
 
     fn exact(&self, budget: &mut Budget) -> Result<Evaluation, ExactError> {

@@ -13,6 +13,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::distribution::{hist_rows, nearer_tail, DistRow, Evaluation, Hist, Metric};
+use crate::engine::cost::{self, Work};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
 use crate::engine::rng::{DiceRng, DieRoller};
@@ -130,7 +131,7 @@ impl ContestCase {
         };
         let products =
             mine.successes.iter().count() as u64 * theirs.successes.iter().count() as u64;
-        budget.spend(products.div_ceil(32), &what)?;
+        budget.spend(Work::MultiplyAdd.cost(products), &what)?;
         let mut net = Hist::default();
         for (a, p) in mine.successes.iter() {
             for (b, q) in theirs.successes.iter() {
@@ -322,6 +323,12 @@ impl SystemCase for ContestCase {
         }
         inputs.insert(CONTEST_TIES.name.into(), json!(self.ties.name()));
         inputs
+    }
+
+    /// Both pools, once.
+    fn mc_trial_nanos(&self) -> f64 {
+        let dice = (self.base.rules.pool + self.opponent.pool) as f64 * 1.1;
+        cost::mc_trial_nanos(dice, 1.0, cost::MC_ROLL_NANOS)
     }
 
     fn exact(&self, budget: &mut Budget) -> Result<Evaluation, ExactError> {

@@ -5,16 +5,11 @@
 //! enumeration of every face sequence that checks it.
 
 use crate::distribution::Hist;
+use crate::engine::cost::Work;
 use crate::engine::exact::{Budget, ExactError};
 
 use super::rules::{Rules, SIDES};
 use super::{record, StHists, StorytellingCase, DROP_GOAL};
-
-/// Multiply-adds of the convolution per step of the exact budget. A budget
-/// step is calibrated on the Cortex programme's hash-map updates (about 25
-/// million a second); a multiply-add over two dense arrays is some 30 to 40
-/// times cheaper, so a budget's worth is still well under a second.
-const MULTIPLY_ADDS_PER_STEP: u64 = 32;
 
 impl StorytellingCase {
     /// The exact outcome histograms and the probability left out. Each die's
@@ -35,10 +30,10 @@ impl StorytellingCase {
             // at least this much: refuse at once rather than after a second.
             let step = (pool.len() * die.len()) as u64;
             let ahead = step.saturating_mul((dice - added) as u64);
-            if !budget.allows(ahead / MULTIPLY_ADDS_PER_STEP) {
+            if !budget.allows(Work::MultiplyAdd.nanos(ahead)) {
                 return Err(ExactError::TooLarge(what()));
             }
-            budget.spend(step.div_ceil(MULTIPLY_ADDS_PER_STEP), &what)?;
+            budget.spend(Work::MultiplyAdd.cost(step), &what)?;
             let mut next = vec![0.0; pool.len() + die.len() - 1];
             for (i, &p) in pool.iter().enumerate() {
                 for (j, &d) in die.iter().enumerate() {

@@ -13,7 +13,8 @@
 use serde_json::{json, Map, Value};
 
 use crate::distribution::{nearer_tail, DistRow, Evaluation, Hist, Metric};
-use crate::engine::chain::{self, Mechanic, Next, Pruning};
+use crate::engine::chain::{self, Forecast, Mechanic, Next, Pruning};
+use crate::engine::cost::{self, Work};
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
 use crate::engine::rng::{DiceRng, DieRoller};
@@ -219,10 +220,6 @@ struct Action<'a> {
     dropped: f64,
 }
 
-/// Budget steps per state-by-outcome update: a dense array add, several
-/// times cheaper than the hash-map update a budget step is sized on.
-const UPDATES_PER_STEP: u64 = 8;
-
 impl Mechanic for Action<'_> {
     /// Successes gathered so far, below `extended`.
     type State = u32;
@@ -237,8 +234,13 @@ impl Mechanic for Action<'_> {
         vec![(0, 1.0)]
     }
 
+    /// The successes gathered are below `extended`: a bounded chain.
+    fn forecast(&self, forecast: Forecast) -> Forecast {
+        forecast.bounded()
+    }
+
     fn work(&self, _step: usize, live: usize) -> u64 {
-        (live as u64 * self.roll.len() as u64).div_ceil(UPDATES_PER_STEP)
+        Work::ExtendedMove.cost(live as u64 * self.roll.len() as u64)
     }
 
     fn too_large(&self, step: usize, _live: usize) -> String {
@@ -397,6 +399,12 @@ impl SystemCase for ExtendedCase {
         inputs.insert(EXTENDED.name.into(), json!(self.extended));
         inputs.insert(ROLLS.name.into(), json!(self.rolls));
         inputs
+    }
+
+    /// The pool for every roll (a whole action at most).
+    fn mc_trial_nanos(&self) -> f64 {
+        let dice = self.base.rules.pool as f64 * 1.1;
+        cost::mc_trial_nanos(dice, f64::from(self.rolls), cost::MC_ROLL_NANOS)
     }
 
     fn exact(&self, budget: &mut Budget) -> Result<Evaluation, ExactError> {

@@ -36,6 +36,7 @@ mod stream;
 use serde_json::{json, Map, Value};
 
 use crate::distribution::{hist_rows, DistRow, Evaluation, Hist, Metric, Spread};
+use crate::engine::cost;
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{OptionError, Options};
@@ -238,6 +239,11 @@ impl SystemCase for StorytellingCase {
             );
         }
         inputs
+    }
+
+    /// The pool's dice (a tenth more for the tens that explode).
+    fn mc_trial_nanos(&self) -> f64 {
+        cost::mc_trial_nanos(self.rules.pool as f64 * 1.1, 1.0, cost::MC_ROLL_NANOS)
     }
 
     fn exact(&self, budget: &mut Budget) -> Result<Evaluation, ExactError> {

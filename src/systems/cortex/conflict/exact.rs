@@ -11,7 +11,8 @@ use super::UNRESOLVED_MASS;
 use super::{stress_code, stress_of};
 use super::{taken_out, Actor, ConflictCase, ConflictHists, Ending, FoeState, STRESS_CODES};
 use crate::dice::Pool;
-use crate::engine::chain::{self, Mechanic, Next, Pruning};
+use crate::engine::chain::{self, Forecast, Mechanic, Next, Pruning};
+use crate::engine::cost::Work;
 use crate::engine::exact::{Budget, ExactError};
 use crate::systems::cortex::{self, PoolRoll};
 
@@ -81,9 +82,10 @@ impl<'a> OpposedRolls<'a> {
             let rules = case.rules;
             let acting = self.outcomes(&key.0, rules.keep, budget)?.to_vec();
             let reacting = self.outcomes(&key.1, rules.reaction_keep, budget)?;
-            budget.spend((acting.len() * reacting.len()) as u64, &|| {
-                format!("{} against {}", key.0, key.1)
-            })?;
+            budget.spend(
+                Work::OutcomePair.cost((acting.len() * reacting.len()) as u64),
+                &|| format!("{} against {}", key.0, key.1),
+            )?;
             let mut wins: FxHashMap<u32, f64> = FxHashMap::default();
             for &(a, p) in &acting {
                 for &(r, q) in reacting {
@@ -190,12 +192,21 @@ impl Mechanic for Fight<'_> {
             && live.iter().map(|s| s.1).sum::<f64>() <= UNRESOLVED_MASS
     }
 
+    /// A fight's states are bounded (stress and team dice), and an
+    /// uncapped one ends once little enough is unresolved.
+    fn forecast(&self, forecast: Forecast) -> Forecast {
+        match self.case.exchanges {
+            None => forecast.bounded().settling(UNRESOLVED_MASS),
+            Some(_) => forecast.bounded(),
+        }
+    }
+
     fn initial(&mut self) -> Vec<(Standing, f64)> {
         vec![(standing(self.team_slots, None, self.case.start()), 1.0)]
     }
 
     fn work(&self, _step: usize, live: usize) -> u64 {
-        live as u64 * 16
+        Work::ConflictState.cost(live as u64)
     }
 
     fn too_large(&self, step: usize, _live: usize) -> String {

@@ -28,6 +28,7 @@ use serde_json::{json, Map, Value};
 
 use crate::dice::{effect_step_label, Die, Pool};
 use crate::distribution::{DistRow, Evaluation, Hist, Metric};
+use crate::engine::cost;
 use crate::engine::exact::{Budget, ExactError};
 use crate::engine::monte_carlo::{Interrupted, McSettings};
 use crate::options::{KeyDef, Kind, OptionError, Options};
@@ -599,6 +600,17 @@ impl SystemCase for ConflictCase {
             json!(self.rules.effect_step_down),
         );
         inputs
+    }
+
+    /// Both pools every half exchange, for the cap or a typical fight of
+    /// [`cost::MC_TYPICAL_EXCHANGES`].
+    fn mc_trial_nanos(&self) -> f64 {
+        let exchanges = self.exchanges.map_or(cost::MC_TYPICAL_EXCHANGES, |cap| {
+            f64::from(cap).min(cost::MC_TYPICAL_EXCHANGES)
+        });
+        let rolls = exchanges * self.actors().len() as f64;
+        let dice = (self.hero.len() + self.foe.len()) as f64;
+        cost::mc_trial_nanos(dice, rolls, cost::MC_ROLL_NANOS)
     }
 
     fn exact(&self, budget: &mut Budget) -> Result<Evaluation, ExactError> {

@@ -24,7 +24,8 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 
 use crate::engine::chain::{self, Pruning, RowMechanic, Rows};
-use crate::engine::exact::{Budget, ExactError, DENSE_OPS_PER_STEP};
+use crate::engine::cost::Work;
+use crate::engine::exact::{Budget, ExactError};
 
 use super::super::doom_chain::{HEROIC_COUNTS_UP_TO, PRUNE_BELOW, PRUNE_FROM};
 use super::super::keys::GmSpend;
@@ -209,7 +210,7 @@ impl Scene<'_> {
         };
         let reactions = self.pools.reactions[pool as usize].clone();
         budget.spend(
-            (hero.combos.len() * reactions.len()) as u64 / DENSE_OPS_PER_STEP + 1,
+            Work::OutcomePair.cost((hero.combos.len() * reactions.len()) as u64),
             &|| self.too_large_text(),
         )?;
         let rules = &self.case.rules;
@@ -396,8 +397,8 @@ impl RowMechanic for Scene<'_> {
     }
 
     fn work(&self, action: usize, live: usize) -> u64 {
-        live as u64 * 2 * HITCH_LEVELS as u64 * self.layout.width(action + 1) as u64
-            / DENSE_OPS_PER_STEP
+        Work::EconomyCell
+            .cost(live as u64 * 2 * HITCH_LEVELS as u64 * self.layout.width(action + 1) as u64)
     }
 
     fn too_large(&self, action: usize, live: usize) -> String {

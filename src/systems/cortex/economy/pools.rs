@@ -11,7 +11,8 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 
 use crate::dice::{Die, Pool};
-use crate::engine::exact::{Budget, ExactError, DENSE_OPS_PER_STEP};
+use crate::engine::cost::Work;
+use crate::engine::exact::{Budget, ExactError};
 
 use super::super::scene::{DoomKey, SceneCase};
 use super::rules::{
@@ -57,9 +58,10 @@ impl HeroOutcomes {
         states.insert(HeroDice::EMPTY, 1.0);
         for die in pool.dice() {
             let sides = die.sides() as u8;
-            budget.spend(states.len() as u64 * u64::from(sides), &|| {
-                format!("the pool {pool}")
-            })?;
+            budget.spend(
+                Work::ProgrammeUpdate.cost(states.len() as u64 * u64::from(sides)),
+                &|| format!("the pool {pool}"),
+            )?;
             let p_face = 1.0 / f64::from(sides);
             let mut next: FxHashMap<HeroDice, f64> = FxHashMap::default();
             for (state, &p) in &states {
@@ -272,7 +274,7 @@ impl DoomPools {
         let mut parent = key;
         parent[step] -= 1;
         let from = self.dist(parent, budget)?;
-        budget.spend(from.len() as u64 * 12 / DENSE_OPS_PER_STEP + 1, &|| {
+        budget.spend(Work::DoomTableCell.cost(from.len() as u64 * 12), &|| {
             format!("the doom pool {}", pool_text(&key))
         })?;
         let dist = Rc::new(self.table.add_die(&from, step as u8));

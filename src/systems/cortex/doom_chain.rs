@@ -435,8 +435,9 @@ impl RowMechanic for Scene<'_> {
 /// rest of `p_level`. Each cell takes the count below's share, then its
 /// own: the order of sums of two passes (every share of the count below,
 /// then every own share), in one pass over the cells, which halves the
-/// memory a long scene's step moves.
-fn count_into(to: &mut [f64], from: &[f64], p_more: f64, p_level: f64) {
+/// memory a long scene's step moves. The economy's chain moves its counts
+/// with it too.
+pub(super) fn count_into(to: &mut [f64], from: &[f64], p_more: f64, p_level: f64) {
     let p_same = p_level - p_more;
     let n = from.len();
     let to = &mut to[..n + 1];

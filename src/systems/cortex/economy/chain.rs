@@ -27,7 +27,7 @@ use crate::engine::chain::{self, Pruning, RowMechanic, Rows};
 use crate::engine::cost::Work;
 use crate::engine::exact::{Budget, ExactError};
 
-use super::super::doom_chain::{HEROIC_COUNTS_UP_TO, PRUNE_BELOW, PRUNE_FROM};
+use super::super::doom_chain::{count_into, HEROIC_COUNTS_UP_TO, PRUNE_BELOW, PRUNE_FROM};
 use super::super::keys::GmSpend;
 use super::super::scene::{dice_in, key_of, HeroicMoments, SceneCase, SceneHists};
 use super::pools::{DoomPools, HeroOutcomes, HITCH_LEVELS};
@@ -334,21 +334,6 @@ impl Scene<'_> {
         self.moves[id as usize] = Some(moves.clone());
         Ok(moves)
     }
-}
-
-/// Adds the counts `from` after one move of chance `p_level` to `to` (one
-/// longer): a count grows by one with chance `p_more`, stays with the
-/// rest. Each cell takes the count below's share, then its own: the order
-/// of sums of the chain this replaced.
-fn count_into(to: &mut [f64], from: &[f64], p_more: f64, p_level: f64) {
-    let p_same = p_level - p_more;
-    let n = from.len();
-    let to = &mut to[..n + 1];
-    to[0] += from[0] * p_same;
-    for (cell, pair) in to[1..n].iter_mut().zip(from.windows(2)) {
-        *cell = *cell + pair[0] * p_more + pair[1] * p_same;
-    }
-    to[n] += from[n - 1] * p_more;
 }
 
 /// Adds the counts `from` after a move of chance `p` that adds `by` to

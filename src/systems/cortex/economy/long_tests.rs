@@ -7,7 +7,6 @@ use crate::dice::Pool;
 use crate::distribution::{metric, Spread};
 use crate::engine::chain::{Pruning, PROMISED_DROPPED_MASS};
 use crate::engine::exact::Budget;
-use crate::engine::monte_carlo::McSettings;
 use crate::systems::cortex::rules::Rules;
 
 /// Every spending rule on (the benches' case), `end_at_2d12` too.
@@ -55,18 +54,7 @@ fn a_long_pruned_scene_agrees_with_monte_carlo_and_drops_less_than_promised() {
     let kept: f64 = h.scene.successes.iter().map(|(_, p)| p).sum();
     assert!((kept + dropped - 1.0).abs() < 1e-12);
     let exact = case.economy_metrics(&h);
-    let trials = 100_000;
-    let mc = case.economy_metrics(
-        &case
-            .economy_monte_carlo_hists(&economy, &McSettings::new(trials, 5))
-            .unwrap(),
-    );
-    assert_eq!(exact.len(), mc.len());
-    for (x, m) in exact.iter().zip(&mc) {
-        assert_eq!(x.name, m.name);
-        let z = crate::stats::z_vs_exact(m, x, trials).unwrap();
-        assert!(z.abs() < 5.0, "{}: z = {z}", x.name);
-    }
+    super::tests::assert_monte_carlo_agrees(&case, &economy, &exact, 100_000, 5);
 }
 
 /// Heroic successes and doom dice spent by moments, and whether the GM

@@ -547,17 +547,29 @@ fn exact_and_monte_carlo_agree_on_every_metric() {
                 .economy_exact_hists(&economy, &mut Budget::unlimited())
                 .unwrap(),
         );
-        let mc = case.economy_metrics(
-            &case
-                .economy_monte_carlo_hists(&economy, &McSettings::new(trials, 11))
-                .unwrap(),
-        );
-        assert_eq!(exact.len(), mc.len());
-        for (x, m) in exact.iter().zip(&mc) {
-            assert_eq!(x.name, m.name);
-            let z = crate::stats::z_vs_exact(m, x, trials).unwrap();
-            assert!(z.abs() < 5.0, "{}: z = {z}", x.name);
-        }
+        assert_monte_carlo_agrees(&case, &economy, &exact, trials, 11);
+    }
+}
+
+/// Every metric of `trials` Monte Carlo scenes (seed `seed`) within five
+/// standard errors of the `exact` one.
+pub(super) fn assert_monte_carlo_agrees(
+    case: &SceneCase,
+    economy: &Economy,
+    exact: &[Metric],
+    trials: u64,
+    seed: u64,
+) {
+    let mc = case.economy_metrics(
+        &case
+            .economy_monte_carlo_hists(economy, &McSettings::new(trials, seed))
+            .unwrap(),
+    );
+    assert_eq!(exact.len(), mc.len());
+    for (x, m) in exact.iter().zip(&mc) {
+        assert_eq!(x.name, m.name);
+        let z = crate::stats::z_vs_exact(m, x, trials).unwrap();
+        assert!(z.abs() < 5.0, "{}: z = {z}", x.name);
     }
 }
 

@@ -18,6 +18,7 @@ pub(crate) mod chain;
 #[cfg(test)]
 mod long_tests;
 mod pools;
+mod reaction_memo;
 pub(crate) mod rules;
 mod sample;
 #[cfg(test)]

@@ -7,6 +7,7 @@
 //! through the numbered [`DoomDice`] states of a [`DoomTable`].
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
@@ -15,6 +16,7 @@ use crate::engine::cost::Work;
 use crate::engine::exact::{Budget, ExactError};
 
 use super::super::scene::{DoomKey, SceneCase};
+use super::reaction_memo::{self, Reactions, RuleKey};
 use super::rules::{
     action_pool, action_total, settle_doom, DoomDice, HeroDice, Preparation, Reaction,
 };
@@ -219,37 +221,52 @@ impl DoomTable {
     }
 }
 
-/// The doom pools the chain has met, with what each rolls as a reaction.
 /// A doom pool's sparse distribution over [`DoomTable`] states.
 type Dist = Rc<Vec<(u32, f64)>>;
+
+/// A doom pool's distribution as the chain's bookkeeping holds it: its
+/// length always (what growing a pool from it costs), its entries only
+/// once some pool the memo does not know had to be grown from them.
+#[derive(Clone)]
+struct Grown {
+    len: usize,
+    dist: Option<Dist>,
+}
 
 /// The doom pools' distributions kept at once (16 bytes an entry): a long
 /// scene meets thousands of pools of thousands of entries each, and a pool's
 /// parents are mostly those of the pools met just before it.
 const KEPT_DIST_ENTRIES: usize = 1 << 23;
 
+/// The doom pools the chain has met, with what each rolls as a reaction.
 pub(super) struct DoomPools {
     table: DoomTable,
     pub(super) keys: Vec<DoomKey>,
     index: FxHashMap<DoomKey, u32>,
     /// Per pool: (reaction, probability), in a fixed order.
-    pub(super) reactions: Vec<Rc<Vec<(Reaction, f64)>>>,
+    pub(super) reactions: Vec<Reactions>,
     /// Sparse distributions of the pools and their parents, by key, each
     /// with when it was last used; at most about [`KEPT_DIST_ENTRIES`]
     /// entries in all.
-    dists: FxHashMap<DoomKey, (Dist, u64)>,
+    dists: FxHashMap<DoomKey, (Grown, u64)>,
     /// Entries in `dists`, and uses so far.
     dist_entries: usize,
     uses: u64,
     /// The pool a pool becomes: (pool, spent step or 5, hitch level).
     children: FxHashMap<(u32, u8, u8), u32>,
+    /// What the run's memo of reactions ([`reaction_memo`]) files them by.
+    rules: RuleKey,
 }
 
 impl DoomPools {
     pub(super) fn new(reaction_keep: usize, gm_spends: bool) -> DoomPools {
         let mut dists = FxHashMap::default();
         let table = DoomTable::new(reaction_keep, gm_spends);
-        dists.insert([0; 5], (Rc::new(vec![(0, 1.0)]), u64::MAX));
+        let empty = Grown {
+            len: 1,
+            dist: Some(Rc::new(vec![(0, 1.0)])),
+        };
+        dists.insert([0; 5], (empty, u64::MAX));
         DoomPools {
             table,
             keys: Vec::new(),
@@ -259,31 +276,82 @@ impl DoomPools {
             dist_entries: 1,
             uses: 0,
             children: FxHashMap::default(),
+            rules: (reaction_keep, gm_spends),
         }
     }
 
-    /// The distribution of `key`'s dice: its parent's (less its smallest
-    /// die) with that die added.
-    fn dist(&mut self, key: DoomKey, budget: &mut Budget) -> Result<Dist, ExactError> {
-        self.uses += 1;
-        if let Some((d, used)) = self.dists.get_mut(&key) {
-            *used = (*used).max(self.uses);
-            return Ok(d.clone());
-        }
+    /// The pool less its smallest die, and that die's step.
+    fn parent(key: DoomKey) -> (DoomKey, u8) {
         let step = (0..5).find(|&s| key[s] > 0).expect("a non-empty key");
         let mut parent = key;
         parent[step] -= 1;
-        let from = self.dist(parent, budget)?;
-        budget.spend(Work::DoomTableCell.cost(from.len() as u64 * 12), &|| {
+        (parent, step as u8)
+    }
+
+    /// The distribution of `key`'s dice: its parent's (less its smallest
+    /// die) with that die added, charged as that. Its entries are made only
+    /// when `need`ed or unknown to the memo; the charges and the choice of
+    /// what is kept are the same either way.
+    fn grow(&mut self, key: DoomKey, need: bool, budget: &mut Budget) -> Result<Grown, ExactError> {
+        self.uses += 1;
+        if let Some((grown, used)) = self.dists.get_mut(&key) {
+            *used = (*used).max(self.uses);
+            let grown = grown.clone();
+            if need && grown.dist.is_none() {
+                return Ok(self.materialise(key));
+            }
+            return Ok(grown);
+        }
+        let (parent, step) = Self::parent(key);
+        let known_len = if need {
+            None
+        } else {
+            reaction_memo::len(self.rules, key)
+        };
+        let from = self.grow(parent, known_len.is_none(), budget)?;
+        budget.spend(Work::DoomTableCell.cost(from.len as u64 * 12), &|| {
             format!("the doom pool {}", pool_text(&key))
         })?;
-        let dist = Rc::new(self.table.add_die(&from, step as u8));
-        self.dist_entries += dist.len();
-        self.dists.insert(key, (dist.clone(), self.uses));
+        let grown = match known_len {
+            Some(len) => Grown { len, dist: None },
+            None => {
+                let from = from.dist.as_ref().expect("grown when needed");
+                let dist = Rc::new(self.table.add_die(from, step));
+                reaction_memo::remember_len(self.rules, key, dist.len());
+                Grown {
+                    len: dist.len(),
+                    dist: Some(dist),
+                }
+            }
+        };
+        self.dist_entries += grown.len;
+        self.dists.insert(key, (grown.clone(), self.uses));
         if self.dist_entries > KEPT_DIST_ENTRIES {
             self.forget_dists();
         }
-        Ok(dist)
+        Ok(grown)
+    }
+
+    /// The entries of a distribution whose length alone was kept: grown
+    /// from the nearest kept parent, outside the charges and the uses (the
+    /// work was charged when the length was).
+    fn materialise(&mut self, key: DoomKey) -> Grown {
+        if let Some((Grown { dist: Some(d), len }, _)) = self.dists.get(&key) {
+            return Grown {
+                len: *len,
+                dist: Some(d.clone()),
+            };
+        }
+        let (parent, step) = Self::parent(key);
+        let from = self.materialise(parent).dist.expect("materialised");
+        let dist = Rc::new(self.table.add_die(&from, step));
+        if let Some((grown, _)) = self.dists.get_mut(&key) {
+            grown.dist = Some(dist.clone());
+        }
+        Grown {
+            len: dist.len(),
+            dist: Some(dist),
+        }
     }
 
     /// Forgets the distributions least recently used, down to half of
@@ -293,7 +361,7 @@ impl DoomPools {
         let mut by_use: Vec<(u64, DoomKey, usize)> = self
             .dists
             .iter()
-            .map(|(key, (d, used))| (*used, *key, d.len()))
+            .map(|(key, (g, used))| (*used, *key, g.len))
             .collect();
         by_use.sort_unstable();
         for (_, key, len) in by_use {
@@ -309,23 +377,33 @@ impl DoomPools {
         if let Some(&id) = self.index.get(&key) {
             return Ok(id);
         }
-        let dist = self.dist(key, budget)?;
-        let table = &self.table;
-        let mut by_reaction = vec![0.0; table.reactions.len()];
-        for &(state, p) in dist.iter() {
-            by_reaction[table.reaction_of[state as usize] as usize] += p;
-        }
-        let mut reactions: Vec<(Reaction, f64)> = by_reaction
-            .into_iter()
-            .enumerate()
-            .filter(|&(_, p)| p > 0.0)
-            .map(|(r, p)| (table.reactions[r], p))
-            .collect();
-        reactions.sort_by_key(|a| a.0);
+        let known = reaction_memo::reactions(self.rules, key);
+        let grown = self.grow(key, known.is_none(), budget)?;
+        let reactions = match known {
+            Some(reactions) => reactions,
+            None => {
+                let dist = grown.dist.expect("grown when needed");
+                let table = &self.table;
+                let mut by_reaction = vec![0.0; table.reactions.len()];
+                for &(state, p) in dist.iter() {
+                    by_reaction[table.reaction_of[state as usize] as usize] += p;
+                }
+                let mut reactions: Vec<(Reaction, f64)> = by_reaction
+                    .into_iter()
+                    .enumerate()
+                    .filter(|&(_, p)| p > 0.0)
+                    .map(|(r, p)| (table.reactions[r], p))
+                    .collect();
+                reactions.sort_by_key(|a| a.0);
+                let reactions = Arc::new(reactions);
+                reaction_memo::remember_reactions(self.rules, key, grown.len, reactions.clone());
+                reactions
+            }
+        };
         let id = self.keys.len() as u32;
         self.keys.push(key);
         self.index.insert(key, id);
-        self.reactions.push(Rc::new(reactions));
+        self.reactions.push(reactions);
         Ok(id)
     }
 

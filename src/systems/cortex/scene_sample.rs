@@ -47,6 +47,32 @@ fn doom_total<const KEEP: usize>(doom: &DoomKey, die: &mut impl FnMut(u32) -> u3
     held_total(&held)
 }
 
+/// [`doom_total`] keeping two, the default rules' reaction, on two masks
+/// of faces instead of a top-two selection: bit `f` of `once` is set when
+/// some die shows `f`, of `twice` when a second one does. A die costs a
+/// shift, an and and two ors where the selection cost a rank and two
+/// compare-and-moves, and the two best values are read once an action
+/// from the masks' highest bits. Bit 0, set in both, is the empty slot
+/// (a pool of fewer than two live dice); a hitch's bit is cleared, as
+/// it counts for nothing.
+#[inline(always)]
+fn doom_total_two(doom: &DoomKey, die: &mut impl FnMut(u32) -> u32) -> u32 {
+    let (mut once, mut twice) = (1u32, 1u32);
+    for step in (0..5).rev() {
+        for _ in 0..doom[step] {
+            let bit = 1u32 << die(DOOM_SIDES[step]);
+            twice |= once & bit;
+            once |= bit;
+        }
+    }
+    let (once, twice) = (once & !2, twice & !2);
+    let top = 31 - once.leading_zeros();
+    // With no live die `top` is the empty slot itself; or-ing it back in
+    // keeps the rest from being zero, whose leading zeros would be 32.
+    let next = 31 - (once ^ (1 << top) | 1).leading_zeros();
+    top + if twice >> top & 1 == 1 { top } else { next }
+}
+
 /// Most entries of the action pool's score table ([`ActionTable`]).
 const MAX_ACTION_TABLE: usize = 1 << 16;
 /// Trials a table entry must save at least: building one costs about one
@@ -158,7 +184,7 @@ impl SceneSampler<'_> {
             // sums `reaction_keep` dice.
             let reaction = match case.rules.reaction_keep {
                 1 => doom_total::<1>(&doom, die),
-                2 => doom_total::<2>(&doom, die),
+                2 => doom_total_two(&doom, die),
                 3 => doom_total::<3>(&doom, die),
                 4 => doom_total::<4>(&doom, die),
                 _ => doom_total::<5>(&doom, die),
@@ -322,6 +348,28 @@ mod tests {
         } else {
             *tally.final_doom.entry(doom).or_insert(0) += 1;
             tally.final_dice.add(dice_in(&doom) as i64, 1);
+        }
+    }
+
+    /// The masks' total keeping two is the top-two selection's, and
+    /// they throw the same dice: pools from empty to twenty dice, many
+    /// with equal faces and hitches.
+    #[test]
+    fn the_masks_total_the_top_two() {
+        let mut rng = block_rng(5, 1);
+        for _ in 0..20_000 {
+            let mut doom = [0u32; 5];
+            let dice = rand::Rng::next_u32(&mut rng) % 21;
+            for _ in 0..dice {
+                doom[rand::Rng::next_u32(&mut rng) as usize % 5] += 1;
+            }
+            let (mut a, mut b) = (rng.clone(), rng.clone());
+            let (mut ra, mut rb) = (DieRoller::new(&mut a), DieRoller::new(&mut b));
+            let masks = doom_total_two(&doom, &mut |s| ra.roll(s));
+            let selection = doom_total::<2>(&doom, &mut |s| rb.roll(s));
+            assert_eq!(masks, selection, "{doom:?}");
+            assert_eq!(rand::Rng::next_u64(&mut a), rand::Rng::next_u64(&mut b));
+            rng = a;
         }
     }
 

@@ -69,7 +69,7 @@ fn doom_total_two(doom: &DoomKey, die: &mut impl FnMut(u32) -> u32) -> u32 {
     let top = 31 - once.leading_zeros();
     // With no live die `top` is the empty slot itself; or-ing it back in
     // keeps the rest from being zero, whose leading zeros would be 32.
-    let next = 31 - (once ^ (1 << top) | 1).leading_zeros();
+    let next = 31 - ((once ^ (1 << top)) | 1).leading_zeros();
     top + if twice >> top & 1 == 1 { top } else { next }
 }
 

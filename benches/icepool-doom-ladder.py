@@ -1,6 +1,6 @@
 """The README's main job (scenarios/doom-ladder.toml: five hero pools against
 nine doom pools) answered by icepool, the Python dice library, for a timing
-beside `oddsmith run` (docs/development.md, "Benchmarks"):
+beside `oddsmith run` (docs/benchmarks.md):
 
     pip install icepool==2.1.3
     hyperfine -w 3 'python3 benches/icepool-doom-ladder.py' \

@@ -194,7 +194,7 @@ fn max_effect_exact(c: &mut Criterion) {
 /// and 4 to 100 to show how it grows. Past 12 actions the chain carries
 /// moments and prunes (docs/cortex.md, "Long scenes"); the aims are 60
 /// actions under 0.5 s and 100 under 3 s, and one iteration of 60 or 100
-/// takes far longer today (docs/development.md, "Benchmarks"), so filter
+/// takes far longer today (docs/benchmarks.md), so filter
 /// on the case wanted.
 fn economy_exact(c: &mut Criterion) {
     let economy = every_rule();

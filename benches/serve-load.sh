@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Load test of `oddsmith serve` (docs/serve.md, docs/development.md): the
+# Load test of `oddsmith serve` (docs/serve.md, docs/benchmarks.md): the
 # release binary on a loopback port, driven by Debian's `wrk` for a fixed
 # number of seconds, then stopped with Ctrl-C (SIGINT). Prints wrk's
 # requests per second and latency percentiles, and the server's peak memory

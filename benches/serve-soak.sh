@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak test of `oddsmith serve` (docs/serve.md, docs/development.md): is
+# Soak test of `oddsmith serve` (docs/serve.md, docs/benchmarks.md): is
 # memory flat under sustained load? For each connection count, a fresh
 # release server on a loopback port is driven by Debian's `wrk` for a fixed
 # number of seconds with the typical request of serve-load.sh (a Cortex roll

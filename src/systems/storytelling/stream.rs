@@ -1,4 +1,4 @@
-//! A Monte Carlo block's d10s read in bulk (docs/development.md, Benchmarks):
+//! A Monte Carlo block's d10s read in bulk (docs/benchmarks.md):
 //! the very faces the die roller ([`crate::engine::rng::DieRoller`]) would
 //! give, from the same 32-bit halves of the same generator words, but with
 //! the words drawn a buffer at a time and each half classified for the

@@ -98,7 +98,7 @@ pub fn png(chart: &Chart) -> anyhow::Result<Vec<u8>> {
         encoder.set_color(png::ColorType::Rgb);
         encoder.set_depth(png::BitDepth::Eight);
         // Compression chosen by measurement over every bundled report's
-        // charts (docs/development.md, Benchmarks): png's default level spent
+        // charts (docs/benchmarks.md): png's default level spent
         // most of a `run`'s time here; the fast level with the adaptive
         // filter is about 15 times quicker for files 1.7 times the size. A
         // palette image does not apply: anti-aliased text gives every chart

@@ -78,7 +78,7 @@ impl Budget {
     }
 
     /// Records a trusted prediction (the first one only).
-    pub(super) fn note_forecast(&mut self, nanos: u64) {
+    pub(crate) fn note_forecast(&mut self, nanos: u64) {
         self.trusted_forecast.get_or_insert(nanos);
     }
 

@@ -19,6 +19,7 @@ use crate::engine::exact::{Budget, ExactError};
 use super::exact::pool_probabilities;
 use super::rules::{held_total, keep_top, value_rank, Rank, MAX_KEEP};
 use super::scene::{dice_in, doom_die_step, key_of, DoomKey, HeroicMoments, SceneCase, SceneHists};
+use super::scene_size::{ChainSize, Growth};
 
 /// Doom pools whose chance of being in play falls below this are dropped,
 /// their mass reported as `dropped_mass` (as Storytelling does): a long
@@ -172,7 +173,17 @@ impl<'a> DoomPools<'a> {
     }
 
     fn spend_die(&self, budget: &mut Budget, what: &dyn Fn() -> String) -> Result<(), ExactError> {
-        budget.spend(Work::DoomTableCell.cost(self.table.len() as u64 * 12), what)
+        budget.spend(Work::DoomTableCell.cost(self.die_units()), what)
+    }
+
+    /// The table cells adding a die to a pool's top values moves.
+    fn die_units(&self) -> u64 {
+        self.table.len() as u64 * 12
+    }
+
+    /// The cells [`DoomPools::insert`] reads to tally a new pool's chances.
+    fn insert_units(&self) -> u64 {
+        (self.table.len() + self.action.len()) as u64
     }
 
     /// What a scene that runs out of budget while meeting pools is refused as.
@@ -191,10 +202,10 @@ impl<'a> DoomPools<'a> {
         dist: Vec<f64>,
         budget: &mut Budget,
     ) -> Result<u32, ExactError> {
-        budget.spend(
-            Work::DoomTableCell.cost((dist.len() + self.action.len()) as u64),
-            &|| self.scene_limit(),
-        )?;
+        debug_assert_eq!(dist.len(), self.table.len());
+        budget.spend(Work::DoomTableCell.cost(self.insert_units()), &|| {
+            self.scene_limit()
+        })?;
         let max_total = MAX_KEEP * 12;
         // below[t] = P(doom total < t).
         let mut density = vec![0.0; max_total + 1];
@@ -303,12 +314,74 @@ impl Scene<'_> {
     }
 }
 
+impl Scene<'_> {
+    /// Counts the chain's states before it runs ([`Growth`]) and refuses
+    /// the scene at once if they would cost more than is left of `budget`:
+    /// a long scene is then refused in milliseconds instead of after most
+    /// of its budget (docs/development.md, "Exact budget").
+    fn refuse_if_predicted_past(
+        &self,
+        pruning: Pruning,
+        budget: &mut Budget,
+    ) -> Result<(), ExactError> {
+        let case = self.pools.case;
+        let growth = Growth::new(
+            &self.pools.hitch_levels,
+            &key_of(&case.doom),
+            case.end_at_2d12,
+            pruning.below,
+            pruning.beyond,
+        );
+        let levels = self.levels.len();
+        let step_nanos = |step: usize, live: u64| {
+            Work::SceneCell.nanos(scene_step_units(live, levels, self.width(step + 1)))
+        };
+        let remaining = budget.remaining();
+        let refused = |size: Option<&ChainSize>| {
+            let last = size.and_then(|s| s.live.last().copied());
+            ExactError::TooLarge(match last {
+                Some(live) => format!(
+                    "a scene of {} actions (its doom pools, counted before the work: {live} each more likely than {PRUNE_BELOW:e} by its last action)",
+                    case.actions
+                ),
+                None => format!(
+                    "a scene of {} actions (its doom pools, counted before the work, pass the budget part of the way in)",
+                    case.actions
+                ),
+            })
+        };
+        let Some(size) = growth.size(case.actions, remaining, step_nanos) else {
+            return Err(refused(None));
+        };
+        let steps: u64 = size
+            .live
+            .iter()
+            .enumerate()
+            .map(|(step, &live)| step_nanos(step, live))
+            .sum();
+        let per_pool = self.pools.die_units() + self.pools.insert_units();
+        let pools = Work::DoomTableCell.nanos(size.pools_met.saturating_mul(per_pool));
+        let predicted = steps.saturating_add(pools);
+        // Noted as the whole case's work, what it has spent included.
+        budget.note_forecast(budget.spent().saturating_add(predicted));
+        if predicted > remaining {
+            return Err(refused(Some(&size)));
+        }
+        Ok(())
+    }
+}
+
 /// The budget's nanoseconds that stepping `live` doom pools through an
 /// action costs, each with `levels` hitch levels to move by and rows of
 /// `cells` numbers: each cell is two multiply-adds per level in one fused
 /// pass, priced as [`Work::SceneCell`] (docs/development.md, "Exact budget").
 pub fn scene_step_cost(live: usize, levels: usize, cells: usize) -> u64 {
-    Work::SceneCell.cost(live as u64 * levels as u64 * cells as u64)
+    Work::SceneCell.cost(scene_step_units(live as u64, levels, cells))
+}
+
+/// The [`Work::SceneCell`] units of [`scene_step_cost`].
+fn scene_step_units(live: u64, levels: usize, cells: usize) -> u64 {
+    live * levels as u64 * cells as u64
 }
 
 impl RowMechanic for Scene<'_> {
@@ -502,6 +575,7 @@ impl SceneCase {
             moments,
             hists,
         };
+        scene.refuse_if_predicted_past(pruning, budget)?;
         // A dropped pool keeps its top values: a likelier path may reach it
         // again.
         let run = chain::run_rows(&mut scene, pruning, budget)?;

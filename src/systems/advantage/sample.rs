@@ -20,6 +20,8 @@ use crate::distribution::Hist;
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
 use crate::engine::rng::{self, DiceRng};
 
+mod codes;
+
 impl AdvantageCase {
     /// Monte Carlo histograms (probabilities): each trial one encounter.
     pub fn monte_carlo_hists(
@@ -57,8 +59,12 @@ impl AdvantageCase {
             gain: bernoulli(self.gain_chance),
             reduce: bernoulli(self.gm_reduce_chance),
             transitions: None,
+            codes: None,
         };
-        sampler.transitions = Transitions::new(&sampler);
+        sampler.codes = codes::Codes::new(&sampler);
+        if sampler.codes.is_none() {
+            sampler.transitions = Transitions::new(&sampler);
+        }
         sampler
     }
 }
@@ -74,8 +80,11 @@ struct AdvantageSampler<'a> {
     tables: Vec<(FaceTable, std::ops::Range<usize>)>,
     gain: Option<Bernoulli>,
     reduce: Option<Bernoulli>,
-    /// The transition table, unless it would be too large.
+    /// The transition table, unless it would be too large or the
+    /// encounters are counted as codes.
     transitions: Option<Transitions>,
+    /// Short encounters' roll-by-roll table, counted as one code each.
+    codes: Option<codes::Codes>,
 }
 
 /// Most entries of the transition table (4 bytes each): past it,
@@ -303,7 +312,9 @@ impl Sampler for AdvantageSampler<'_> {
     }
 
     fn block(&self, rng: &mut DiceRng, trials: u64, tally: &mut Self::Tally) {
-        if self.transitions.is_some() {
+        if let Some(codes) = &self.codes {
+            rng::with_local(rng, |rng| codes.block(rng, trials, tally));
+        } else if self.transitions.is_some() {
             rng::with_local(rng, |rng| self.encounters(rng, trials, tally));
         } else {
             for _ in 0..trials {
@@ -330,71 +341,113 @@ mod tests {
     use crate::engine::rng::block_rng;
     use crate::systems::advantage::Policy;
 
-    /// The transition table counts what the face-table trial counts, one
-    /// encounter after another from the same stream: the table changes
-    /// nothing, the stream included.
+    /// The code array and the transition table count what the face-table
+    /// trial counts, one encounter after another from the same stream: the
+    /// tables change nothing, the stream included.
     #[test]
-    fn the_table_counts_what_the_face_table_trial_counts() {
+    fn the_tables_count_what_the_face_table_trial_counts() {
         let base = AdvantageCase {
             die: 8,
-            rolls: 7,
+            rolls: 6,
             policy: Policy::Greedy,
             gain_on: [1, 0, 0],
             gain_chance: 0.5,
             gm_reduce_chance: 0.1,
             ..AdvantageCase::default()
         };
+        let case = |rolls, counters, party, share| AdvantageCase {
+            rolls,
+            counters,
+            party,
+            share,
+            ..base.clone()
+        };
+        // Each case, and whether its encounters are counted as codes (past
+        // a short encounter's array or table, they are not).
         let cases = [
-            base.clone(),
-            AdvantageCase {
-                counters: 2,
-                ..base.clone()
-            },
-            AdvantageCase {
-                party: 3,
-                share: true,
-                ..base.clone()
-            },
-            AdvantageCase {
-                party: 2,
-                policy: Policy::ThresholdOrLast(5),
-                gm_reduce_chance: 0.0,
-                ..base.clone()
-            },
-            AdvantageCase {
-                gain_chance: 0.0,
-                rolls: 1,
-                ..base.clone()
-            },
+            (base.clone(), true),
+            (case(5, 2, 1, false), true),
+            (
+                AdvantageCase {
+                    die: 6,
+                    ..case(5, 1, 3, true)
+                },
+                true,
+            ),
+            (
+                AdvantageCase {
+                    policy: Policy::ThresholdOrLast(5),
+                    gm_reduce_chance: 0.0,
+                    ..case(6, 1, 2, false)
+                },
+                true,
+            ),
+            (
+                AdvantageCase {
+                    gain_chance: 0.0,
+                    ..case(1, 1, 1, false)
+                },
+                true,
+            ),
+            // Chances of 1 draw nothing, as their Bernoulli does.
+            (
+                AdvantageCase {
+                    gain_chance: 1.0,
+                    gm_reduce_chance: 1.0,
+                    ..case(4, 2, 1, false)
+                },
+                true,
+            ),
+            (
+                AdvantageCase {
+                    gain_chance: 1.0,
+                    gm_reduce_chance: 0.3,
+                    ..base.clone()
+                },
+                true,
+            ),
+            (
+                AdvantageCase {
+                    policy: Policy::Never,
+                    ..base.clone()
+                },
+                true,
+            ),
+            (case(7, 1, 1, false), false),
+            (case(6, 2, 1, false), false),
+            (case(6, 1, 3, true), false),
+            // Counts too wide for one flat array go to the histograms.
+            (case(20, 1, 1, false), false),
         ];
         let trials = 2_000;
-        // Counts too wide for one flat array go to the histograms.
-        let cases = [
-            cases.as_slice(),
-            &[AdvantageCase {
-                rolls: 20,
-                ..base.clone()
-            }],
-        ]
-        .concat();
-        for case in &cases {
-            let sampler = case.sampler();
-            let transitions = sampler.transitions.as_ref().unwrap();
-            assert_eq!(transitions.joint, case.rolls < 16, "{case:?}");
-            let mut tabled = sampler.new_tally();
-            let mut tabled_rng = block_rng(9, 2);
-            sampler.block(&mut tabled_rng, trials, &mut tabled);
+        for (case, coded) in &cases {
+            let mut sampler = case.sampler();
+            assert_eq!(sampler.codes.is_some(), *coded, "{case:?}");
             let mut expected = sampler.new_tally();
             let mut rng = block_rng(9, 2);
             for _ in 0..trials {
                 sampler.trial(&mut rng, &mut expected);
             }
-            assert_eq!(tabled, expected, "{case:?}");
-            // Both left the stream at the same place.
-            assert_eq!(
-                rand::Rng::next_u64(&mut tabled_rng),
-                rand::Rng::next_u64(&mut rng)
-            );
+            let next = rand::Rng::next_u64(&mut rng);
+            let mut ways = Vec::new();
+            if sampler.codes.is_some() {
+                ways.push("codes");
+            }
+            ways.push("transitions");
+            for way in ways {
+                if way == "transitions" {
+                    sampler.codes = None;
+                    sampler.transitions = Transitions::new(&sampler);
+                    let transitions = sampler.transitions.as_ref().unwrap();
+                    assert_eq!(transitions.joint, case.rolls < 16, "{case:?}");
+                }
+                let mut tabled = sampler.new_tally();
+                let mut tabled_rng = block_rng(9, 2);
+                sampler.block(&mut tabled_rng, trials, &mut tabled);
+                assert_eq!(tabled, expected, "{way}: {case:?}");
+                // Both left the stream at the same place.
+                assert_eq!(rand::Rng::next_u64(&mut tabled_rng), next, "{way}");
+            }
         }
     }
 }

@@ -8,7 +8,10 @@
 //! gives where the next roll reads and what this one adds to the counts,
 //! with no branch on the dice. The draws are those of one encounter after
 //! another (the same stream as the face-table trial), and one encounter's
-//! look-ups overlap the next one's draws.
+//! look-ups overlap the next one's draws. Short encounters, whose tiers
+//! roll by roll and counts fit one small array as a single number, go
+//! through a roll-by-roll table instead (`codes`): a roll adds one entry,
+//! an encounter ends in one increment.
 
 use rand::distr::Bernoulli;
 use rand::RngExt;

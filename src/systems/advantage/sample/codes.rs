@@ -27,9 +27,9 @@ const MAX_CELLS: usize = 1 << 16;
 /// Most entries of the roll-by-roll table (8 bytes each).
 const MAX_ENTRIES: usize = 1 << 18;
 
-/// How a chance step draws.
+/// How a chance step draws (this path's and the transition table's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Chance {
+pub(super) enum Chance {
     /// Probability 0: nothing drawn, never happens.
     Never,
     /// Probability 1: nothing drawn (as [`Bernoulli`] does), always happens.
@@ -41,7 +41,7 @@ enum Chance {
 impl Chance {
     /// What `bernoulli` does with a draw, found through its own sampling so
     /// that the thresholds are the very ones it compares with.
-    fn of(bernoulli: Option<Bernoulli>) -> Chance {
+    pub(super) fn of(bernoulli: Option<Bernoulli>) -> Chance {
         let Some(bernoulli) = bernoulli else {
             return Chance::Never;
         };
@@ -65,11 +65,11 @@ impl Chance {
         Chance::Below(low)
     }
 
-    fn drawn(self) -> bool {
+    pub(super) fn drawn(self) -> bool {
         matches!(self, Chance::Below(_))
     }
 
-    fn threshold(self) -> u64 {
+    pub(super) fn threshold(self) -> u64 {
         match self {
             Chance::Below(below) => below,
             _ => 0,
@@ -78,7 +78,7 @@ impl Chance {
 
     /// Whether it happened, given the key's bit for it (which only a drawn
     /// chance sets).
-    fn happened(self, bit: bool) -> bool {
+    pub(super) fn happened(self, bit: bool) -> bool {
         match self {
             Chance::Never => false,
             Chance::Always => true,
@@ -157,7 +157,7 @@ impl Codes {
         if entries > MAX_ENTRIES || (entries as u64) * (rolls as u64) >= 1 << 32 {
             return None;
         }
-        let (gain, reduce) = (Chance::of(sampler.gain), Chance::of(sampler.reduce));
+        let [gain, reduce] = sampler.chances;
         let mut table = vec![0u64; entries];
         let mut place = 1u64;
         for (roll, rows) in table.chunks_exact_mut(states * stride).enumerate() {

@@ -8,7 +8,10 @@
 //! gives where the next roll reads and what this one adds to the counts,
 //! with no branch on the dice. The draws are those of one encounter after
 //! another (the same stream as the face-table trial), and one encounter's
-//! look-ups overlap the next one's draws.
+//! look-ups overlap the next one's draws. Short encounters, whose tiers
+//! roll by roll and counts fit one small array as a single number, go
+//! through a roll-by-roll table instead (`codes`): a roll adds one entry,
+//! an encounter ends in one increment.
 
 use rand::distr::Bernoulli;
 use rand::RngExt;
@@ -19,6 +22,10 @@ use super::{AdvantageCase, AdvantageHists, COUNTS};
 use crate::distribution::Hist;
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
 use crate::engine::rng::{self, DiceRng};
+
+mod codes;
+
+use codes::Chance;
 
 impl AdvantageCase {
     /// Monte Carlo histograms (probabilities): each trial one encounter.
@@ -56,9 +63,15 @@ impl AdvantageCase {
             space,
             gain: bernoulli(self.gain_chance),
             reduce: bernoulli(self.gm_reduce_chance),
+            chances: [Chance::Never; 2],
             transitions: None,
+            codes: None,
         };
-        sampler.transitions = Transitions::new(&sampler);
+        sampler.chances = [Chance::of(sampler.gain), Chance::of(sampler.reduce)];
+        sampler.codes = codes::Codes::new(&sampler);
+        if sampler.codes.is_none() {
+            sampler.transitions = Transitions::new(&sampler);
+        }
         sampler
     }
 }
@@ -74,8 +87,13 @@ struct AdvantageSampler<'a> {
     tables: Vec<(FaceTable, std::ops::Range<usize>)>,
     gain: Option<Bernoulli>,
     reduce: Option<Bernoulli>,
-    /// The transition table, unless it would be too large.
+    /// The gain's and the reduction's draws, as the tables' paths make them.
+    chances: [Chance; 2],
+    /// The transition table, unless it would be too large or the
+    /// encounters are counted as codes.
     transitions: Option<Transitions>,
+    /// Short encounters' roll-by-roll table, counted as one code each.
+    codes: Option<codes::Codes>,
 }
 
 /// Most entries of the transition table (4 bytes each): past it,
@@ -91,14 +109,18 @@ const JOINT_BITS: u32 = 16;
 /// Every roll kind's (state, face, chance draws) and what follows, in one
 /// table: the next state's row and the roll's flags, packed `row << 8 |
 /// flags`. A state's row starts at `state * stride` (the same stride for
-/// every kind: 36 faces times the most chance draws of any kind), so an
-/// entry already holds where the next roll reads; a roll's key is `face
-/// << bits | draws`, one bit per chance drawn (each holder's gain, then its
-/// reduction), and its entry is at `offset + row + key`.
+/// every kind: 36 faces times the chance draws, as many for every kind),
+/// so an entry already holds where the next roll reads; a roll's key is
+/// `face << bits | draws`, one bit per chance drawn (each holder's gain,
+/// then its reduction; a chance that draws nothing leaves its bit clear),
+/// and its entry is at `offset + row + key`.
 struct Transitions {
     table: Vec<u32>,
-    /// Per roll of an encounter, where and how it reads the table.
-    plans: Vec<RollPlan>,
+    /// Per roll of an encounter, where its kind's rows start.
+    offsets: Vec<u32>,
+    /// Counters drawing the chances after each roll but the last: 1 or 2,
+    /// the same for every kind (each key has `2 * holders` chance bits).
+    holders: usize,
     /// Per flags (5 bits), what the roll adds to the per-encounter counts,
     /// `width` bits per count, in the order of [`FIELDS`].
     increments: [u64; 32],
@@ -109,33 +131,23 @@ struct Transitions {
     joint: bool,
 }
 
-/// One roll's place in [`Transitions`].
-#[derive(Debug, Clone, Copy)]
-struct RollPlan {
-    /// Where its kind's rows start.
-    offset: u32,
-    /// The chance bits of its kind (the face's shift).
-    bits: u32,
-    /// The holders whose chances are drawn after it: none after the last.
-    holders: u32,
-}
-
 impl Transitions {
     fn new(sampler: &AdvantageSampler<'_>) -> Option<Transitions> {
         let states = sampler.space.len();
-        let bits: Vec<u32> = sampler
-            .tables
-            .iter()
-            .map(|(_, holders)| 2 * holders.len() as u32)
-            .collect();
-        let stride = 36usize << bits.iter().copied().max().unwrap_or(0);
+        let holders = sampler.tables.first()?.1.len();
+        if !(1..=2).contains(&holders) || sampler.tables.iter().any(|t| t.1.len() != holders) {
+            return None;
+        }
+        let bits = 2 * holders as u32;
+        let stride = 36usize << bits;
+        let [gain, reduce] = sampler.chances;
         let entries = sampler.tables.len() * states * stride;
         if entries > MAX_TRANSITIONS || states * stride >= 1 << 24 {
             return None;
         }
         let case = sampler.case;
         let mut table = vec![0u32; entries];
-        for (kind, ((faces, holders), &bits)) in sampler.tables.iter().zip(&bits).enumerate() {
+        for (kind, (faces, holders)) in sampler.tables.iter().enumerate() {
             let rows = &mut table[kind * states * stride..(kind + 1) * states * stride];
             for (row, faces) in rows.chunks_exact_mut(stride).zip(faces) {
                 for (face, &(counters, flags)) in faces.iter().enumerate() {
@@ -147,8 +159,8 @@ impl Transitions {
                     for draws in 0..1u32 << bits {
                         let mut after = counters;
                         for (i, holder) in holders.clone().enumerate() {
-                            let gained = (draws >> (2 * i)) & 1 == 1;
-                            let reduced = (draws >> (2 * i + 1)) & 1 == 1;
+                            let gained = gain.happened((draws >> (2 * i)) & 1 == 1);
+                            let reduced = reduce.happened((draws >> (2 * i + 1)) & 1 == 1);
                             after[holder] = case.after_chances(after[holder], gained, reduced);
                         }
                         let next = sampler.space.index(after) * stride;
@@ -159,19 +171,10 @@ impl Transitions {
             }
         }
         let n = case.rolls as usize;
-        let plans = sampler
+        let offsets = sampler
             .table_of
             .iter()
-            .enumerate()
-            .map(|(roll, &kind)| RollPlan {
-                offset: (kind * states * stride) as u32,
-                bits: bits[kind],
-                holders: if roll + 1 < n {
-                    sampler.tables[kind].1.len() as u32
-                } else {
-                    0
-                },
-            })
+            .map(|&kind| (kind * states * stride) as u32)
             .collect();
         // The most a count can reach: the rolls times the most any roll
         // adds to any count.
@@ -193,7 +196,8 @@ impl Transitions {
         });
         Some(Transitions {
             table,
-            plans,
+            offsets,
+            holders,
             increments,
             width,
             joint,
@@ -206,29 +210,64 @@ impl AdvantageSampler<'_> {
     /// draws read as soon as drawn: one look-up a roll, the counts summed
     /// in one word. Nothing waits on a branch that the dice decide, and
     /// one encounter's look-ups overlap the next one's draws.
-    #[inline(always)]
     fn encounters(&self, rng: &mut DiceRng, trials: u64, tally: &mut AdvantageHists<u64>) {
         let t = self.transitions.as_ref().expect("only with a table");
+        let [gain, reduce] = self.chances;
+        match (t.holders, gain.drawn(), reduce.drawn()) {
+            (1, false, false) => self.encounters_of::<1, false, false>(t, rng, trials, tally),
+            (1, false, true) => self.encounters_of::<1, false, true>(t, rng, trials, tally),
+            (1, true, false) => self.encounters_of::<1, true, false>(t, rng, trials, tally),
+            (1, true, true) => self.encounters_of::<1, true, true>(t, rng, trials, tally),
+            (_, false, false) => self.encounters_of::<2, false, false>(t, rng, trials, tally),
+            (_, false, true) => self.encounters_of::<2, false, true>(t, rng, trials, tally),
+            (_, true, false) => self.encounters_of::<2, true, false>(t, rng, trials, tally),
+            (_, true, true) => self.encounters_of::<2, true, true>(t, rng, trials, tally),
+        }
+    }
+
+    /// [`Self::encounters`] with `HOLDERS` chance holders, drawing the
+    /// gains if `GAIN` and the reductions if `REDUCE`: known when compiled,
+    /// so a roll's draws are a straight run of compares.
+    #[inline(always)]
+    fn encounters_of<const HOLDERS: usize, const GAIN: bool, const REDUCE: bool>(
+        &self,
+        t: &Transitions,
+        rng: &mut DiceRng,
+        trials: u64,
+        tally: &mut AdvantageHists<u64>,
+    ) {
         let (width, mask) = (t.width, (1u64 << t.width) - 1);
         let mut joint = vec![0u32; if t.joint { 1 << (4 * width) } else { 0 }];
+        let [gain, reduce] = self.chances.map(Chance::threshold);
+        let (&last, offsets) = t.offsets.split_last().expect("at least one roll");
+        // Per roll, the encounters of each tier: four cells, so that the
+        // two bits of the flags' tier index them without a check.
+        let mut tier_by_roll = vec![[0u64; 4]; t.offsets.len()];
+        let (last_tiers, tiers_before) = tier_by_roll.split_last_mut().expect("at least one roll");
         for _ in 0..trials {
             let mut row = 0usize;
             let mut counts = 0u64;
-            for (plan, tiers) in t.plans.iter().zip(tally.tier_by_roll.iter_mut()) {
-                let face = rng.random_range(0..36usize) as u32;
-                let mut draws = 0u32;
-                for i in 0..plan.holders {
-                    let gained = self.gain.is_some_and(|b| rng.sample(b));
-                    let reduced = self.reduce.is_some_and(|b| rng.sample(b));
-                    draws |= (u32::from(gained) << (2 * i)) | (u32::from(reduced) << (2 * i + 1));
+            for (&offset, tiers) in offsets.iter().zip(tiers_before.iter_mut()) {
+                let face = rng.random_range(0..36usize);
+                let mut key = face << (2 * HOLDERS);
+                for i in 0..HOLDERS {
+                    if GAIN {
+                        key |= usize::from(rand::Rng::next_u64(rng) < gain) << (2 * i);
+                    }
+                    if REDUCE {
+                        key |= usize::from(rand::Rng::next_u64(rng) < reduce) << (2 * i + 1);
+                    }
                 }
-                let key = (face << plan.bits) | draws;
-                let entry = t.table[plan.offset as usize + row + key as usize];
+                let entry = t.table[offset as usize + row + key];
                 row = (entry >> 8) as usize;
-                let flags = entry as u8;
-                tiers[flag_tier(flags)] += 1;
-                counts += t.increments[usize::from(flags & 31)];
+                tiers[usize::from(entry as u8 & 3)] += 1;
+                counts += t.increments[usize::from(entry as u8 & 31)];
             }
+            // The last roll: no chance follows it.
+            let face = rng.random_range(0..36usize);
+            let entry = t.table[last as usize + row + (face << (2 * HOLDERS))];
+            last_tiers[usize::from(entry as u8 & 3)] += 1;
+            counts += t.increments[usize::from(entry as u8 & 31)];
             if t.joint {
                 joint[counts as usize] += 1;
             } else {
@@ -236,6 +275,11 @@ impl AdvantageSampler<'_> {
                     let count = (counts >> (j as u32 * width)) & mask;
                     tally.per_encounter[k].add(count as i64, 1);
                 }
+            }
+        }
+        for (into, tiers) in tally.tier_by_roll.iter_mut().zip(&tier_by_roll) {
+            for (a, b) in into.iter_mut().zip(tiers) {
+                *a += b;
             }
         }
         // Each cell is one set of counts; the strong tier's is the rolls
@@ -303,7 +347,9 @@ impl Sampler for AdvantageSampler<'_> {
     }
 
     fn block(&self, rng: &mut DiceRng, trials: u64, tally: &mut Self::Tally) {
-        if self.transitions.is_some() {
+        if let Some(codes) = &self.codes {
+            rng::with_local(rng, |rng| codes.block(rng, trials, tally));
+        } else if self.transitions.is_some() {
             rng::with_local(rng, |rng| self.encounters(rng, trials, tally));
         } else {
             for _ in 0..trials {
@@ -330,71 +376,113 @@ mod tests {
     use crate::engine::rng::block_rng;
     use crate::systems::advantage::Policy;
 
-    /// The transition table counts what the face-table trial counts, one
-    /// encounter after another from the same stream: the table changes
-    /// nothing, the stream included.
+    /// The code array and the transition table count what the face-table
+    /// trial counts, one encounter after another from the same stream: the
+    /// tables change nothing, the stream included.
     #[test]
-    fn the_table_counts_what_the_face_table_trial_counts() {
+    fn the_tables_count_what_the_face_table_trial_counts() {
         let base = AdvantageCase {
             die: 8,
-            rolls: 7,
+            rolls: 6,
             policy: Policy::Greedy,
             gain_on: [1, 0, 0],
             gain_chance: 0.5,
             gm_reduce_chance: 0.1,
             ..AdvantageCase::default()
         };
+        let case = |rolls, counters, party, share| AdvantageCase {
+            rolls,
+            counters,
+            party,
+            share,
+            ..base.clone()
+        };
+        // Each case, and whether its encounters are counted as codes (past
+        // a short encounter's array or table, they are not).
         let cases = [
-            base.clone(),
-            AdvantageCase {
-                counters: 2,
-                ..base.clone()
-            },
-            AdvantageCase {
-                party: 3,
-                share: true,
-                ..base.clone()
-            },
-            AdvantageCase {
-                party: 2,
-                policy: Policy::ThresholdOrLast(5),
-                gm_reduce_chance: 0.0,
-                ..base.clone()
-            },
-            AdvantageCase {
-                gain_chance: 0.0,
-                rolls: 1,
-                ..base.clone()
-            },
+            (base.clone(), true),
+            (case(5, 2, 1, false), true),
+            (
+                AdvantageCase {
+                    die: 6,
+                    ..case(5, 1, 3, true)
+                },
+                true,
+            ),
+            (
+                AdvantageCase {
+                    policy: Policy::ThresholdOrLast(5),
+                    gm_reduce_chance: 0.0,
+                    ..case(6, 1, 2, false)
+                },
+                true,
+            ),
+            (
+                AdvantageCase {
+                    gain_chance: 0.0,
+                    ..case(1, 1, 1, false)
+                },
+                true,
+            ),
+            // Chances of 1 draw nothing, as their Bernoulli does.
+            (
+                AdvantageCase {
+                    gain_chance: 1.0,
+                    gm_reduce_chance: 1.0,
+                    ..case(4, 2, 1, false)
+                },
+                true,
+            ),
+            (
+                AdvantageCase {
+                    gain_chance: 1.0,
+                    gm_reduce_chance: 0.3,
+                    ..base.clone()
+                },
+                true,
+            ),
+            (
+                AdvantageCase {
+                    policy: Policy::Never,
+                    ..base.clone()
+                },
+                true,
+            ),
+            (case(7, 1, 1, false), false),
+            (case(6, 2, 1, false), false),
+            (case(6, 1, 3, true), false),
+            // Counts too wide for one flat array go to the histograms.
+            (case(20, 1, 1, false), false),
         ];
         let trials = 2_000;
-        // Counts too wide for one flat array go to the histograms.
-        let cases = [
-            cases.as_slice(),
-            &[AdvantageCase {
-                rolls: 20,
-                ..base.clone()
-            }],
-        ]
-        .concat();
-        for case in &cases {
-            let sampler = case.sampler();
-            let transitions = sampler.transitions.as_ref().unwrap();
-            assert_eq!(transitions.joint, case.rolls < 16, "{case:?}");
-            let mut tabled = sampler.new_tally();
-            let mut tabled_rng = block_rng(9, 2);
-            sampler.block(&mut tabled_rng, trials, &mut tabled);
+        for (case, coded) in &cases {
+            let mut sampler = case.sampler();
+            assert_eq!(sampler.codes.is_some(), *coded, "{case:?}");
             let mut expected = sampler.new_tally();
             let mut rng = block_rng(9, 2);
             for _ in 0..trials {
                 sampler.trial(&mut rng, &mut expected);
             }
-            assert_eq!(tabled, expected, "{case:?}");
-            // Both left the stream at the same place.
-            assert_eq!(
-                rand::Rng::next_u64(&mut tabled_rng),
-                rand::Rng::next_u64(&mut rng)
-            );
+            let next = rand::Rng::next_u64(&mut rng);
+            let mut ways = Vec::new();
+            if sampler.codes.is_some() {
+                ways.push("codes");
+            }
+            ways.push("transitions");
+            for way in ways {
+                if way == "transitions" {
+                    sampler.codes = None;
+                    sampler.transitions = Transitions::new(&sampler);
+                    let transitions = sampler.transitions.as_ref().unwrap();
+                    assert_eq!(transitions.joint, case.rolls < 16, "{case:?}");
+                }
+                let mut tabled = sampler.new_tally();
+                let mut tabled_rng = block_rng(9, 2);
+                sampler.block(&mut tabled_rng, trials, &mut tabled);
+                assert_eq!(tabled, expected, "{way}: {case:?}");
+                // Both left the stream at the same place.
+                assert_eq!(rand::Rng::next_u64(&mut tabled_rng), next, "{way}");
+            }
         }
     }
 }

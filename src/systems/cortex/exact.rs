@@ -210,7 +210,12 @@ fn pool_programme<W: Weight>(
 /// Distribution of the number of hitches: each die is a 1 on one face of
 /// its S, independently (a Poisson-binomial convolution).
 pub fn hitch_distribution<W: Weight>(pool: &Pool) -> Hist<W> {
+    // `weights[i]` is the weight of `fewest + i` hitches: the counts whose
+    // weights underflow ([`Weight::negligible`]) are left off either end, so
+    // a pool of thousands of dice convolves only the band that carries its
+    // probability, at full speed.
     let mut weights = vec![W::ONE];
+    let mut fewest = 0;
     for die in pool.dice() {
         let sides = die.sides();
         let mut next = vec![W::default(); weights.len() + 1];
@@ -218,11 +223,16 @@ pub fn hitch_distribution<W: Weight>(pool: &Pool) -> Hist<W> {
             next[h] += p.faces(sides - 1, sides);
             next[h + 1] += p.faces(1, sides);
         }
+        let last = next.iter().rposition(|w| !w.negligible()).unwrap_or(0);
+        next.truncate(last + 1);
+        let first = next.iter().position(|w| !w.negligible()).unwrap_or(0);
+        next.drain(..first);
+        fewest += first;
         weights = next;
     }
     let mut hist = Hist::with_range(0, pool.len() as i64);
     for (h, p) in weights.into_iter().enumerate() {
-        hist.add(h as i64, p);
+        hist.add((fewest + h) as i64, p);
     }
     hist
 }
@@ -494,6 +504,45 @@ mod tests {
         let h = big.exact_hists(&mut Budget::unlimited()).unwrap();
         assert!(!h.counted);
         assert!(big.fractions(&h).is_none());
+    }
+
+    /// A large pool's hitch counts leave off only the counts whose chance
+    /// underflows: every other count is its binomial chance, computed in
+    /// logarithms (to 1e-7 of itself: the logarithms of chances near 1e-300
+    /// are near -690, and rounding there moves the chance by about 1e-9),
+    /// and the counts still sum to 1.
+    #[test]
+    fn a_large_pool_drops_only_the_hitch_counts_that_underflow() {
+        let n = 3000;
+        let hist = hitch_distribution::<f64>(&Pool::new(vec![crate::dice::Die::D4; n]));
+        let ln_fact: Vec<f64> = (0..=n)
+            .scan(0.0, |acc, k| {
+                if k > 0 {
+                    *acc += (k as f64).ln();
+                }
+                Some(*acc)
+            })
+            .collect();
+        let mut total = 0.0;
+        let mut kept = 0;
+        for k in 0..=n {
+            let ln = ln_fact[n] - ln_fact[k] - ln_fact[n - k]
+                + k as f64 * 0.25f64.ln()
+                + (n - k) as f64 * 0.75f64.ln();
+            let want = ln.exp();
+            let got = hist.get(k as i64);
+            total += got;
+            if want >= 1e-300 {
+                assert!((got / want - 1.0).abs() < 1e-7, "{k}: {got:e} against {want:e}");
+                kept += 1;
+            } else if got > 0.0 {
+                kept += 1;
+            }
+            assert!(got == 0.0 || got >= f64::MIN_POSITIVE, "{k}: {got}");
+        }
+        assert!((total - 1.0).abs() < 1e-12, "{total}");
+        // (Both ends are left off: 0.75^3000 and 0.25^3000 underflow.)
+        assert!(hist.get(0) == 0.0 && hist.get(n as i64) == 0.0 && kept > 100);
     }
 
     #[test]

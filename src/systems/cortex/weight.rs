@@ -38,6 +38,11 @@ pub trait Weight:
     /// This weight as a count on a grid where `whole` (every roll) is
     /// [`FALLBACK_WHOLE`] or the exact count.
     fn to_count(self) -> u128;
+    /// Whether this weight is too small to carry on: an `f64` below the
+    /// smallest normal number (about 2.2e-308), whose arithmetic runs many
+    /// times slower on some processors and whose share no output can show;
+    /// never an exact count.
+    fn negligible(self) -> bool;
 }
 
 impl Weight for u128 {
@@ -52,6 +57,9 @@ impl Weight for u128 {
     }
     fn whole_of(pool: &Pool) -> u128 {
         pool.dice().iter().map(|d| u128::from(d.sides())).product()
+    }
+    fn negligible(self) -> bool {
+        false
     }
     fn to_count(self) -> u128 {
         self
@@ -73,6 +81,9 @@ impl Weight for f64 {
     }
     fn to_count(self) -> u128 {
         (self.max(0.0) * FALLBACK_WHOLE as f64).round() as u128
+    }
+    fn negligible(self) -> bool {
+        self < f64::MIN_POSITIVE
     }
 }
 

@@ -23,7 +23,9 @@ impl StorytellingCase {
         let share = 0.45 * DROP_GOAL / dice as f64;
         let (die, die_tail) = rules.die_pmf(share);
         let what = || format!("a pool of {} dice", rules.pool);
+        // `pool[i]` is the chance of `fewest + i` successes.
         let mut pool = vec![1.0];
+        let mut fewest = 0;
         let mut dropped = 0.0;
         for added in 0..dice {
             // The pool's support only widens, so the dice still to come cost
@@ -52,11 +54,22 @@ impl StorytellingCase {
                 }
             }
             dropped += cut;
+            // The fewest successes of a large pool underflow: below the
+            // smallest normal number (about 2.2e-308) their arithmetic runs
+            // many times slower on some processors and no output can show
+            // them, so they are left off, their mass counted as dropped.
+            let first = next[..next.len() - 1]
+                .iter()
+                .position(|&p| p >= f64::MIN_POSITIVE)
+                .unwrap_or(next.len() - 1);
+            dropped += next[..first].iter().sum::<f64>();
+            next.drain(..first);
+            fewest += first;
             pool = next;
         }
-        let mut successes = Hist::with_range(0, pool.len() as i64 - 1);
+        let mut successes = Hist::with_range(0, (fewest + pool.len()) as i64 - 1);
         for (s, &p) in pool.iter().enumerate() {
-            successes.add(s as i64, p);
+            successes.add((fewest + s) as i64, p);
         }
         let dramatic = if rules.is_chance() {
             1.0 / f64::from(SIDES)
@@ -160,6 +173,30 @@ mod tests {
         }
         assert!(shortfall <= unfinished + 1e-12, "{rules:?}");
         assert!((exact.dramatic - brute.dramatic).abs() < 1e-15);
+    }
+
+    /// A pool large enough that its fewest successes underflow leaves
+    /// them off and counts them as dropped: its chances and the dropped
+    /// mass still sum to 1, and its mean is the dice times one die's mean
+    /// (a third of a success: a 10-again die succeeds 0.3 of the time and
+    /// rolls again 0.1 of it).
+    #[test]
+    fn a_large_pool_leaves_off_the_counts_that_underflow() {
+        let dice = 2500;
+        let (exact, dropped) = case(rules(dice))
+            .exact_hists(&mut Budget::unlimited())
+            .unwrap();
+        assert!(dropped < DROP_GOAL);
+        assert_eq!(exact.successes.get(0), 0.0);
+        let total: f64 = exact.successes.iter().map(|(_, p)| p).sum();
+        assert!((total + dropped - 1.0).abs() < 1e-12, "{total} + {dropped}");
+        let mean: f64 = exact.successes.iter().map(|(s, p)| s as f64 * p).sum();
+        let want = dice as f64 / 3.0;
+        assert!((mean / want - 1.0).abs() < 1e-9, "{mean} against {want}");
+        assert!(exact
+            .successes
+            .iter()
+            .all(|(_, p)| p == 0.0 || p >= f64::MIN_POSITIVE));
     }
 
     #[test]

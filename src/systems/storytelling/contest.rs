@@ -448,4 +448,51 @@ mod tests {
             }
         }
     }
+
+    /// The block's flat counts give exactly the histograms of the same
+    /// block played one contest at a time, for pools inside and past the
+    /// stream's window, other targets and `again`s, and lopsided pools.
+    #[test]
+    fn the_flat_counts_are_the_one_at_a_time_counts() {
+        let rules = |pool, target, again| Rules {
+            pool,
+            target,
+            again,
+            ..Rules::default()
+        };
+        for (mine, theirs) in [
+            (rules(8, 8, 10), rules(9, 8, 10)),
+            (rules(12, 7, 0), rules(7, 7, 0)),
+            (rules(1, 6, 8), rules(30, 6, 8)),
+            (rules(20, 9, 9), rules(1, 9, 9)),
+        ] {
+            for ties in [ContestTies::Opponent, ContestTies::Reroll] {
+                let base = StorytellingCase {
+                    dice: mine.pool,
+                    modifier: 0,
+                    rules: mine,
+                    need: 1,
+                    exceptional: 5,
+                };
+                let sampler = ContestSampler {
+                    case: ContestCase {
+                        base,
+                        vs_dice: theirs.pool,
+                        vs_modifier: 0,
+                        opponent: theirs,
+                        ties,
+                    },
+                };
+                let trials = 3_000;
+                let mut flat = sampler.new_tally();
+                sampler.block(&mut block_rng(2, 7), trials, &mut flat);
+                let mut one_by_one = sampler.new_tally();
+                let mut rng = block_rng(2, 7);
+                for _ in 0..trials {
+                    sampler.trial(&mut rng, &mut one_by_one);
+                }
+                assert_eq!(flat, one_by_one, "{mine:?} vs {theirs:?}, {ties:?}");
+            }
+        }
+    }
 }

@@ -518,4 +518,49 @@ mod tests {
             assert_eq!(bulk, one_by_one, "{rules:?}");
         }
     }
+
+    /// The block's flat counts give exactly the histograms of the same
+    /// block played one action at a time, for pools inside and past the
+    /// stream's window, other targets and `again`s, actions that mostly
+    /// succeed, mostly run out of rolls, or take a single roll.
+    #[test]
+    fn the_flat_counts_are_the_one_at_a_time_counts() {
+        for (pool, target, again, extended, rolls) in [
+            (8, 8, 10, 10, 5),
+            (9, 8, 9, 12, 4),
+            (2, 6, 8, 100, 100),
+            (30, 7, 8, 50, 3),
+            (4, 8, 0, 1, 1),
+            (6, 10, 10, 20, 7),
+        ] {
+            let rules = Rules {
+                pool,
+                target,
+                again,
+                ..Rules::default()
+            };
+            let base = StorytellingCase {
+                dice: pool,
+                modifier: 0,
+                rules,
+                need: 1,
+                exceptional: 5,
+            };
+            let case = ExtendedCase {
+                base,
+                extended,
+                rolls,
+            };
+            let sampler = ExtSampler { case };
+            let trials = 3_000;
+            let mut flat = sampler.new_tally();
+            sampler.block(&mut block_rng(8, 5), trials, &mut flat);
+            let mut one_by_one = sampler.new_tally();
+            let mut rng = block_rng(8, 5);
+            for _ in 0..trials {
+                sampler.trial(&mut rng, &mut one_by_one);
+            }
+            assert_eq!(flat, one_by_one, "{case:?}");
+        }
+    }
 }

@@ -229,6 +229,12 @@ impl ContestSampler {
     }
 }
 
+/// Successes of one pool a block's array keeps apart
+/// ([`ContestSampler::block`]): up to a little past the pool's dice.
+fn pair_width(pool: i64) -> usize {
+    pool as usize + 16
+}
+
 impl Sampler for ContestSampler {
     type Tally = (StHists<u64>, ContestHists<u64>);
 
@@ -274,20 +280,48 @@ impl Sampler for ContestSampler {
             }
             return;
         }
+        let (single, contest) = tally;
+        // Counted here, one increment a trial, and read into the
+        // histograms once a block: the first pair's successes as
+        // `a * wide_b + b`. A pair past the widths (a roll of very many
+        // successes) goes to the histograms at once.
+        let (wide_a, wide_b) = (pair_width(mine.pool), pair_width(theirs.pool));
+        let mut counts = vec![0u32; wide_a * wide_b];
+        let reroll = self.case.ties == ContestTies::Reroll;
+        // Won at a net of at least this: 1 when the opponent takes ties
+        // (a rerolled tie is settled below), 0 when the roller does.
+        let wins_at = i64::from(self.case.ties != ContestTies::Roller);
         let mut draws = D10s::new(rng, &mine);
-        let scored = |successes| Roll {
-            successes,
-            dramatic: false,
-        };
+        let mut won = 0u64;
         for _ in 0..trials {
-            self.play(
-                &mut || {
-                    let a = scored(draws.pool(mine.pool));
-                    (a, scored(draws.pool(theirs.pool)))
-                },
-                tally,
-            );
+            let a = draws.pool(mine.pool);
+            let b = draws.pool(theirs.pool);
+            let mut net = i64::from(a) - i64::from(b);
+            if reroll && net == 0 {
+                let mut pairs = 1;
+                while net == 0 && pairs < MAX_REROLLS {
+                    let a = draws.pool(mine.pool);
+                    net = i64::from(a) - i64::from(draws.pool(theirs.pool));
+                    pairs += 1;
+                }
+            }
             draws.next_trial();
+            won += u64::from(net >= wins_at);
+            let (a, b) = (a as usize, b as usize);
+            if a < wide_a && b < wide_b {
+                counts[a * wide_b + b] += 1;
+            } else {
+                single.successes.add(a as i64, 1);
+                contest.net.add(a as i64 - b as i64, 1);
+            }
+        }
+        contest.win += won;
+        for (cell, &count) in counts.iter().enumerate() {
+            if count > 0 {
+                let (a, b) = ((cell / wide_b) as i64, (cell % wide_b) as i64);
+                single.successes.add(a, u64::from(count));
+                contest.net.add(a - b, u64::from(count));
+            }
         }
     }
 
@@ -411,6 +445,53 @@ mod tests {
                     sampler.trial(&mut rng, &mut one_by_one);
                 }
                 assert_eq!(bulk, one_by_one, "{mine:?} vs {theirs:?}, {ties:?}");
+            }
+        }
+    }
+
+    /// The block's flat counts give exactly the histograms of the same
+    /// block played one contest at a time, for pools inside and past the
+    /// stream's window, other targets and `again`s, and lopsided pools.
+    #[test]
+    fn the_flat_counts_are_the_one_at_a_time_counts() {
+        let rules = |pool, target, again| Rules {
+            pool,
+            target,
+            again,
+            ..Rules::default()
+        };
+        for (mine, theirs) in [
+            (rules(8, 8, 10), rules(9, 8, 10)),
+            (rules(12, 7, 0), rules(7, 7, 0)),
+            (rules(1, 6, 8), rules(30, 6, 8)),
+            (rules(20, 9, 9), rules(1, 9, 9)),
+        ] {
+            for ties in [ContestTies::Opponent, ContestTies::Reroll] {
+                let base = StorytellingCase {
+                    dice: mine.pool,
+                    modifier: 0,
+                    rules: mine,
+                    need: 1,
+                    exceptional: 5,
+                };
+                let sampler = ContestSampler {
+                    case: ContestCase {
+                        base,
+                        vs_dice: theirs.pool,
+                        vs_modifier: 0,
+                        opponent: theirs,
+                        ties,
+                    },
+                };
+                let trials = 3_000;
+                let mut flat = sampler.new_tally();
+                sampler.block(&mut block_rng(2, 7), trials, &mut flat);
+                let mut one_by_one = sampler.new_tally();
+                let mut rng = block_rng(2, 7);
+                for _ in 0..trials {
+                    sampler.trial(&mut rng, &mut one_by_one);
+                }
+                assert_eq!(flat, one_by_one, "{mine:?} vs {theirs:?}, {ties:?}");
             }
         }
     }

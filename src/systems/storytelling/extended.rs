@@ -326,6 +326,28 @@ impl ExtSampler {
     }
 }
 
+/// The flat counts of a block of plain-pool actions ([`ExtSampler::block`]).
+struct Ext;
+
+impl Ext {
+    /// Totals a block's array keeps apart: any total short of `extended`
+    /// and what a last roll of up to about twice its dice adds to it.
+    fn width(extended: u32, pool: i64) -> usize {
+        extended as usize + 2 * pool as usize + 16
+    }
+
+    /// How an action with no dramatic failure ended, from the rolls made
+    /// and the successes gathered: it stops at the roll that reaches
+    /// `extended`, or runs out of rolls short of it.
+    fn end(made: u32, total: u32, extended: u32) -> End {
+        if total >= extended {
+            End::Success { roll: made, total }
+        } else {
+            End::OutOfRolls { total }
+        }
+    }
+}
+
 impl Sampler for ExtSampler {
     type Tally = (StHists<u64>, ExtHists<u64>);
 
@@ -364,16 +386,45 @@ impl Sampler for ExtSampler {
             }
             return;
         }
+        let (single, action) = tally;
+        let (rolls, extended) = (self.case.rolls, self.case.extended);
+        // Counted here, one increment a trial, and read into the
+        // histograms once a block: the first roll's successes, and the
+        // action's end as `made * width + total` (the rolls made, the
+        // successes gathered; it succeeded exactly when the total reached
+        // `extended`). A total past the width (a roll of very many
+        // successes) goes to the histograms at once.
+        let width = Ext::width(extended, rules.pool);
+        let mut first_counts = vec![0u32; width];
+        let mut end_counts = vec![0u32; (rolls as usize + 1) * width];
         let mut draws = D10s::new(rng, &rules);
         for _ in 0..trials {
-            self.play(
-                &mut || Roll {
-                    successes: draws.pool(rules.pool),
-                    dramatic: false,
-                },
-                tally,
-            );
+            let first = draws.pool(rules.pool);
+            let (mut made, mut total) = (1, first);
+            while made < rolls && total < extended {
+                total += draws.pool(rules.pool);
+                made += 1;
+            }
             draws.next_trial();
+            match first_counts.get_mut(first as usize) {
+                Some(count) => *count += 1,
+                None => single.successes.add(i64::from(first), 1),
+            }
+            match end_counts.get_mut(made as usize * width + total as usize) {
+                Some(count) if (total as usize) < width => *count += 1,
+                _ => action.record(Ext::end(made, total, extended), rolls, 1),
+            }
+        }
+        for (first, &count) in first_counts.iter().enumerate() {
+            if count > 0 {
+                single.successes.add(first as i64, u64::from(count));
+            }
+        }
+        for (cell, &count) in end_counts.iter().enumerate() {
+            if count > 0 {
+                let (made, total) = ((cell / width) as u32, (cell % width) as u32);
+                action.record(Ext::end(made, total, extended), rolls, u64::from(count));
+            }
         }
     }
 
@@ -465,6 +516,51 @@ mod tests {
                 sampler.trial(&mut rng, &mut one_by_one);
             }
             assert_eq!(bulk, one_by_one, "{rules:?}");
+        }
+    }
+
+    /// The block's flat counts give exactly the histograms of the same
+    /// block played one action at a time, for pools inside and past the
+    /// stream's window, other targets and `again`s, actions that mostly
+    /// succeed, mostly run out of rolls, or take a single roll.
+    #[test]
+    fn the_flat_counts_are_the_one_at_a_time_counts() {
+        for (pool, target, again, extended, rolls) in [
+            (8, 8, 10, 10, 5),
+            (9, 8, 9, 12, 4),
+            (2, 6, 8, 100, 100),
+            (30, 7, 8, 50, 3),
+            (4, 8, 0, 1, 1),
+            (6, 10, 10, 20, 7),
+        ] {
+            let rules = Rules {
+                pool,
+                target,
+                again,
+                ..Rules::default()
+            };
+            let base = StorytellingCase {
+                dice: pool,
+                modifier: 0,
+                rules,
+                need: 1,
+                exceptional: 5,
+            };
+            let case = ExtendedCase {
+                base,
+                extended,
+                rolls,
+            };
+            let sampler = ExtSampler { case };
+            let trials = 3_000;
+            let mut flat = sampler.new_tally();
+            sampler.block(&mut block_rng(8, 5), trials, &mut flat);
+            let mut one_by_one = sampler.new_tally();
+            let mut rng = block_rng(8, 5);
+            for _ in 0..trials {
+                sampler.trial(&mut rng, &mut one_by_one);
+            }
+            assert_eq!(flat, one_by_one, "{case:?}");
         }
     }
 }

@@ -3,7 +3,7 @@
 //! give, from the same 32-bit halves of the same generator words, but with
 //! the words drawn a buffer at a time and each half classified for the
 //! counting loop ahead of it, so that counting a pool is one load and one
-//! add a throw.
+//! add a throw (its own dice, for a small pool, a few vector additions).
 //!
 //! The roller splits a word into two 32-bit draws, low half first, and maps
 //! a draw `x` to the face `(10 x >> 32) + 1`, rejecting the six draws whose
@@ -40,6 +40,27 @@ const BRANCH_FREE_THROWS: usize = 2;
 /// The largest pool the fast count takes: its owed chains and successes
 /// stay within 16 bits, and it fits a buffer many times over.
 pub(super) const MAX_FAST_POOL: i64 = 256;
+/// Codes held: past the sentinel, zeros (no success, no end) for a pool's
+/// own dice to run into without wrapping, so that they are read as one
+/// slice from where the roll starts.
+const CODES: usize = CAPACITY + MAX_FAST_POOL as usize;
+/// Pools up to this many dice add their own dice as one masked window of
+/// this many codes, a few vector additions.
+const WINDOW: usize = 8;
+/// By pool size, the lanes of the window its own dice take.
+const WINDOW_MASKS: [[u32; WINDOW]; WINDOW + 1] = {
+    let mut masks = [[0; WINDOW]; WINDOW + 1];
+    let mut pool = 0;
+    while pool <= WINDOW {
+        let mut lane = 0;
+        while lane < pool {
+            masks[pool][lane] = u32::MAX;
+            lane += 1;
+        }
+        pool += 1;
+    }
+    masks
+};
 
 /// The smallest 32-bit draw whose face is at least `face` (1..=11; 11 for
 /// "never", `2^32`): `(10 x >> 32) + 1 >= face` exactly when
@@ -74,8 +95,8 @@ pub(super) struct D10s<'a> {
     rng: &'a mut DiceRng,
     halves: Box<[u32; CAPACITY]>,
     /// Per half: +1 for a success, plus [`ENDS`] when the throw does not
-    /// explode; [`SENTINEL`] at `len`.
-    codes: Box<[u32; CAPACITY]>,
+    /// explode; [`SENTINEL`] at `len`, zeros past it.
+    codes: Box<[u32; CODES]>,
     len: usize,
     /// The next half to read; `halves[0]` is always a word's low half.
     at: usize,
@@ -98,7 +119,7 @@ impl<'a> D10s<'a> {
         let mut stream = D10s {
             rng,
             halves: Box::new([0; CAPACITY]),
-            codes: Box::new([0; CAPACITY]),
+            codes: Box::new([0; CODES]),
             len: 0,
             at: 0,
             clean: true,
@@ -143,8 +164,9 @@ impl<'a> D10s<'a> {
         let clean = any_rejected == 0;
         // `len` is always FILL here (both it and `keep` are even), so the
         // one sentinel sits at FILL and a count that runs past it reads
-        // only the zero after it and, wrapping, this fill's codes: it
-        // stays negative (no second sentinel to undo the first).
+        // only the zeros after it (a pool's own dice run into them; the
+        // throws they owe are not added once it is negative): it stays
+        // negative, with no second sentinel to undo the first.
         debug_assert_eq!(self.len, FILL);
         self.codes[self.len] = SENTINEL;
         self.clean = clean;
@@ -198,8 +220,10 @@ impl<'a> D10s<'a> {
     /// The count of [`Self::pool`]: one add a throw. `None`, the stream
     /// not moved, when the roll reaches the sentinel past the buffer.
     ///
-    /// Every pool throws at least its `pool` dice, so those are added in a
-    /// loop of a fixed length; the throws their explosions owe follow, the
+    /// Every pool throws at least its `pool` dice, so those are added
+    /// without a branch on the dice: up to [`WINDOW`] of them as one
+    /// masked window (a few vector additions), more in a loop of a fixed
+    /// length; the throws their explosions owe follow, the
     /// first [`BRANCH_FREE_THROWS`] of them added under a mask (a throw
     /// added only while a chain is still owed), so that a trial with few
     /// explosions (nearly every one) takes no branch that depends on its
@@ -209,10 +233,21 @@ impl<'a> D10s<'a> {
         // High 16 bits: chains still owed; low 16: successes.
         let mut acc = (pool as u32) << 16;
         let mut at = self.at;
-        for _ in 0..pool {
-            acc = acc.wrapping_add(self.codes[at & (CAPACITY - 1)]);
-            at += 1;
+        // `at` is at most `len` (FILL), so the pool's own dice lie within
+        // the codes: the sentinel and the zeros after it at the end.
+        let dice = pool as usize;
+        if dice <= WINDOW {
+            let window: &[u32; WINDOW] = self.codes[at..at + WINDOW]
+                .try_into()
+                .expect("a window of the codes");
+            let lanes = &WINDOW_MASKS[dice];
+            acc = (0..WINDOW).fold(acc, |acc, k| acc.wrapping_add(window[k] & lanes[k]));
+        } else {
+            acc = self.codes[at..at + dice]
+                .iter()
+                .fold(acc, |acc, &code| acc.wrapping_add(code));
         }
+        at += dice;
         for _ in 0..BRANCH_FREE_THROWS {
             let owed = u32::from((acc as i32) >= 0x1_0000);
             acc = acc.wrapping_add(self.codes[at & (CAPACITY - 1)] & owed.wrapping_neg());

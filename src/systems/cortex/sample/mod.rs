@@ -301,11 +301,12 @@ mod tests {
                 Rules::default(),
             ),
             case("d12 d10 4d8", Opposition::Difficulty(14), keep_three),
+            case("3d4 d12 d6", Opposition::None, keep_three),
         ];
         let coded = |case: &CortexCase| matches!(case.sampler().path, Path::Coded(_));
         assert_eq!(
             cases.iter().map(coded).collect::<Vec<_>>(),
-            [true, true, true, true, true, false, false]
+            [true, true, true, false, true, false, false, true]
         );
         // Not a whole number of batches: the last one is partly filled.
         let trials = 3 * LANES as u64 + 7;

@@ -102,7 +102,20 @@ impl PackedTally {
     /// Counts the contest against a reacting pool.
     #[inline(always)]
     pub(super) fn add_contest(&mut self, contest: &Contest) {
-        self.contests[self.layout.contest_index(contest)] += 1;
+        self.add_contest_count(contest, 1);
+    }
+
+    /// Counts `count` rolls of the action pool alike, with the plot points
+    /// they spent.
+    pub(super) fn add_roll_count(&mut self, roll: PoolRoll, spent: u32, count: u64) {
+        self.hitches[roll.hitches as usize] += count;
+        self.rolls[self.layout.roll_index(roll.total, roll.effect_step, spent)] += count;
+    }
+
+    /// Counts `count` contests alike against a reacting pool.
+    #[inline(always)]
+    pub(super) fn add_contest_count(&mut self, contest: &Contest, count: u64) {
+        self.contests[self.layout.contest_index(contest)] += count;
     }
 
     /// Counts the first `count` of [`LANES`] rolls of the action pool alone.

@@ -10,6 +10,11 @@
 //! pool's rolls are scored side by side ([`score_lanes`]) on vector
 //! registers. Drawing stays the generator's bare loop (the benches' floor)
 //! and scoring costs a few instructions a trial instead of most of its time.
+//! When both pools are small (their sides multiply to a few thousand),
+//! their rolls are not scored at all but looked up ([`codes`]), and a
+//! trial is counted as one increment.
+
+mod codes;
 
 use crate::dice::Pool;
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
@@ -21,6 +26,7 @@ use super::rules::{Opposition, Policy};
 use super::score::{score_lanes, score_stream, LaneRolls, PoolRoll, LANES, MAX_LANE_DICE};
 use super::tally::{Layout, PackedTally};
 use super::{CortexCase, CortexHists};
+use codes::Codes;
 
 /// The dice of a pool as (step, sides) pairs, largest first, for the hot loop.
 pub fn dice_table(pool: &Pool) -> Vec<(u8, u8)> {
@@ -65,26 +71,70 @@ fn roll_lanes(dice: &[(u8, u8)], keep: usize, faces: &[[u8; LANES]]) -> LaneRoll
     }
 }
 
+/// How a block's trials go.
+enum Path {
+    /// One trial after another ([`CortexSampler::trial`]).
+    Trials,
+    /// In batches of [`LANES`], each pool's rolls scored side by side
+    /// ([`score_lanes`]): `max-total` without plot points, on pools of at
+    /// most [`MAX_LANE_DICE`] dice.
+    Lanes,
+    /// In batches of [`LANES`], the rolls looked up: as [`Path::Lanes`], on
+    /// pools small enough for [`Codes`].
+    Coded(Codes),
+}
+
 /// The Monte Carlo trial of a cortex case.
 struct CortexSampler<'a> {
     case: &'a CortexCase,
     action: Vec<(u8, u8)>,
     reaction: Vec<(u8, u8)>,
     layout: Layout,
-    /// Whether a block's rolls are drawn in batches of [`LANES`] and scored
-    /// side by side ([`score_lanes`]): `max-total` without plot points, on
-    /// pools of at most [`MAX_LANE_DICE`] dice.
-    batched: bool,
+    path: Path,
 }
 
 impl CortexSampler<'_> {
     /// A block's trials in batches of [`LANES`]: every die of every trial
     /// drawn first, in the order one trial after another would draw them
-    /// (the action pool, then the reacting pool), then scored side by side.
+    /// (the action pool, then the reacting pool), then scored side by side
+    /// or looked up.
     #[inline(always)]
     fn batches(&self, rng: &mut DiceRng, trials: u64, tally: &mut PackedTally) {
         let rules = &self.case.rules;
+        let split = self.action.len();
+        if let Path::Coded(codes) = &self.path {
+            let mut cells = codes.cells();
+            self.draw_batches(rng, trials, |faces, count| {
+                let (action_faces, reaction_faces) = faces.split_at(split);
+                codes.count(action_faces, reaction_faces, count, &mut cells);
+            });
+            codes.record(&cells, tally);
+            return;
+        }
         let reacting = matches!(self.case.opposition, Opposition::Pool(_));
+        self.draw_batches(rng, trials, |faces, count| {
+            let (action_faces, reaction_faces) = faces.split_at(split);
+            let actions = roll_lanes(&self.action, rules.keep, action_faces);
+            if reacting {
+                let reactions = roll_lanes(&self.reaction, rules.reaction_keep, reaction_faces);
+                tally.add_contest_lanes(&actions, &reactions, count);
+            } else {
+                tally.add_roll_lanes(&actions, count);
+            }
+        });
+    }
+
+    /// Draws a block's batches, each handed to `counted` with how many of
+    /// its lanes are trials (all but in the last): `faces[die]` holds that
+    /// die's face in every lane. Generic, so that each way of counting gets
+    /// the drawing loop inlined with it, the die roller in registers.
+    #[inline(always)]
+    fn draw_batches(
+        &self,
+        rng: &mut DiceRng,
+        trials: u64,
+        mut counted: impl FnMut(&[[u8; LANES]], usize),
+    ) {
         let dice: Vec<(u8, u8)> = self.action.iter().chain(&self.reaction).copied().collect();
         let mut faces = vec![[0u8; LANES]; dice.len()];
         let mut roller = DieRoller::new(rng);
@@ -96,14 +146,7 @@ impl CortexSampler<'_> {
                     faces[lane] = roller.roll(u32::from(sides)) as u8;
                 }
             }
-            let (action_faces, reaction_faces) = faces.split_at(self.action.len());
-            let actions = roll_lanes(&self.action, rules.keep, action_faces);
-            if reacting {
-                let reactions = roll_lanes(&self.reaction, rules.reaction_keep, reaction_faces);
-                tally.add_contest_lanes(&actions, &reactions, count);
-            } else {
-                tally.add_roll_lanes(&actions, count);
-            }
+            counted(&faces, count);
             left -= count as u64;
         }
     }
@@ -148,7 +191,7 @@ impl Sampler for CortexSampler<'_> {
     }
 
     fn block(&self, rng: &mut DiceRng, trials: u64, tally: &mut Self::Tally) {
-        if self.batched {
+        if !matches!(self.path, Path::Trials) {
             rng::with_local(rng, |rng| self.batches(rng, trials, tally));
         } else {
             for _ in 0..trials {
@@ -172,12 +215,24 @@ impl CortexCase {
         let batched = self.rules.policy == Policy::MaxTotal
             && self.rules.plot_points.is_none()
             && action.len().max(reaction.len()) <= MAX_LANE_DICE;
+        let path = if batched {
+            let reacting = match &self.opposition {
+                Opposition::Pool(vs) => Some((vs.dice(), self.rules.reaction_keep)),
+                _ => None,
+            };
+            match Codes::new(self.pool.dice(), self.rules.keep, reacting) {
+                Some(codes) => Path::Coded(codes),
+                None => Path::Lanes,
+            }
+        } else {
+            Path::Trials
+        };
         CortexSampler {
             case: self,
             layout: Layout::new(self, action.len()),
             action,
             reaction,
-            batched,
+            path,
         }
     }
 
@@ -209,7 +264,9 @@ mod tests {
     /// The batches give the very histograms of the same dice drawn one
     /// trial after another from the same stream, each roll scored by
     /// [`score`] and recorded by [`CortexCase::record`]: batching, the side
-    /// by side scoring, the packed tally and its unpacking change nothing.
+    /// by side scoring, the looked-up codes, the packed tally and its
+    /// unpacking change nothing. Each case both ways when its pools are
+    /// small enough for codes, and side by side only when they are not.
     #[test]
     fn batches_count_what_one_trial_at_a_time_counts() {
         let keep_three = Rules {
@@ -232,12 +289,38 @@ mod tests {
             ),
             case("d8 2d6", Opposition::Difficulty(9), Rules::default()),
             case("3d12 2d4", Opposition::None, keep_three),
+            case(
+                "d4",
+                Opposition::Pool(Pool::parse_cortex("d12 d4").unwrap()),
+                Rules::default(),
+            ),
+            // Too many rolls for a table: side by side.
+            case(
+                "12d8",
+                Opposition::Pool(Pool::parse_cortex("2d6").unwrap()),
+                Rules::default(),
+            ),
+            case("d12 d10 4d8", Opposition::Difficulty(14), keep_three),
+            case("3d4 d12 d6", Opposition::None, keep_three),
         ];
+        let coded = |case: &CortexCase| matches!(case.sampler().path, Path::Coded(_));
+        assert_eq!(
+            cases.iter().map(coded).collect::<Vec<_>>(),
+            [true, true, true, false, true, false, false, true]
+        );
         // Not a whole number of batches: the last one is partly filled.
         let trials = 3 * LANES as u64 + 7;
-        for case in &cases {
-            let sampler = case.sampler();
-            assert!(sampler.batched);
+        let paths = cases.iter().flat_map(|case| {
+            let lanes = CortexSampler {
+                path: Path::Lanes,
+                ..case.sampler()
+            };
+            [Some(case.sampler()).filter(|_| coded(case)), Some(lanes)]
+                .into_iter()
+                .flatten()
+                .map(move |sampler| (case, sampler))
+        });
+        for (case, sampler) in paths {
             let mut tally = sampler.new_tally();
             sampler.block(&mut block_rng(5, 1), trials, &mut tally);
             let batched = tally.to_hists(case, trials);

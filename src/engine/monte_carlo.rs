@@ -40,6 +40,25 @@ pub trait Sampler: Sync {
     fn merge(&self, into: &mut Self::Tally, other: Self::Tally);
 }
 
+/// What `sampler` counts over `trials` trials as its own block, and as the
+/// same trials played one at a time, from the same block stream `seed`:
+/// the two must agree exactly, which a sampler's tests hold it to.
+#[cfg(test)]
+pub(crate) fn block_and_one_at_a_time<S: Sampler>(
+    sampler: &S,
+    trials: u64,
+    seed: (u64, u64),
+) -> (S::Tally, S::Tally) {
+    let mut block = sampler.new_tally();
+    sampler.block(&mut block_rng(seed.0, seed.1), trials, &mut block);
+    let mut one_at_a_time = sampler.new_tally();
+    let mut rng = block_rng(seed.0, seed.1);
+    for _ in 0..trials {
+        sampler.trial(&mut rng, &mut one_at_a_time);
+    }
+    (block, one_at_a_time)
+}
+
 /// The run was stopped (Ctrl-C) before it finished.
 #[derive(Debug, Error, Clone, Copy, PartialEq, Eq)]
 #[error("interrupted")]

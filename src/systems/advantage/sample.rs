@@ -25,7 +25,7 @@ use crate::engine::rng::{self, DiceRng};
 
 mod codes;
 
-use codes::Chance;
+use codes::{roll_key, Chance};
 
 impl AdvantageCase {
     /// Monte Carlo histograms (probabilities): each trial one encounter.
@@ -248,16 +248,7 @@ impl AdvantageSampler<'_> {
             let mut row = 0usize;
             let mut counts = 0u64;
             for (&offset, tiers) in offsets.iter().zip(tiers_before.iter_mut()) {
-                let face = rng.random_range(0..36usize);
-                let mut key = face << (2 * HOLDERS);
-                for i in 0..HOLDERS {
-                    if GAIN {
-                        key |= usize::from(rand::Rng::next_u64(rng) < gain) << (2 * i);
-                    }
-                    if REDUCE {
-                        key |= usize::from(rand::Rng::next_u64(rng) < reduce) << (2 * i + 1);
-                    }
-                }
+                let key = roll_key::<HOLDERS, GAIN, REDUCE>(rng, gain, reduce);
                 let entry = t.table[offset as usize + row + key];
                 row = (entry >> 8) as usize;
                 tiers[usize::from(entry as u8 & 3)] += 1;

@@ -36,13 +36,7 @@ fn close(a: f64, b: f64, what: &str) {
 }
 
 fn single(rules: Rules) -> StorytellingCase {
-    StorytellingCase {
-        dice: rules.pool,
-        modifier: 0,
-        rules,
-        need: 1,
-        exceptional: 5,
-    }
+    StorytellingCase::plain(rules)
 }
 
 #[test]

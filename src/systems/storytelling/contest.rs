@@ -396,7 +396,30 @@ impl SystemCase for ContestCase {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rng::block_rng;
+    use crate::engine::monte_carlo::block_and_one_at_a_time;
+
+    /// A block of `trials` contests counts what the same contests played
+    /// one at a time count, from the block generator `seed`.
+    fn assert_block_plays_as_trials(
+        mine: Rules,
+        theirs: Rules,
+        ties: ContestTies,
+        trials: u64,
+        seed: (u64, u64),
+    ) {
+        let base = StorytellingCase::plain(mine);
+        let sampler = ContestSampler {
+            case: ContestCase {
+                base,
+                vs_dice: theirs.pool,
+                vs_modifier: 0,
+                opponent: theirs,
+                ties,
+            },
+        };
+        let (block, one_at_a_time) = block_and_one_at_a_time(&sampler, trials, seed);
+        assert_eq!(block, one_at_a_time, "{mine:?} vs {theirs:?}, {ties:?}");
+    }
 
     /// A block rolled from the draws in bulk counts what the same block
     /// counts played contest by contest through [`Rules::roll`], for each
@@ -420,31 +443,7 @@ mod tests {
                 ContestTies::Roller,
                 ContestTies::Reroll,
             ] {
-                let base = StorytellingCase {
-                    dice: mine.pool,
-                    modifier: 0,
-                    rules: mine,
-                    need: 1,
-                    exceptional: 5,
-                };
-                let sampler = ContestSampler {
-                    case: ContestCase {
-                        base,
-                        vs_dice: theirs.pool,
-                        vs_modifier: 0,
-                        opponent: theirs,
-                        ties,
-                    },
-                };
-                let trials = 5_000;
-                let mut bulk = sampler.new_tally();
-                sampler.block(&mut block_rng(6, 1), trials, &mut bulk);
-                let mut one_by_one = sampler.new_tally();
-                let mut rng = block_rng(6, 1);
-                for _ in 0..trials {
-                    sampler.trial(&mut rng, &mut one_by_one);
-                }
-                assert_eq!(bulk, one_by_one, "{mine:?} vs {theirs:?}, {ties:?}");
+                assert_block_plays_as_trials(mine, theirs, ties, 5_000, (6, 1));
             }
         }
     }
@@ -467,31 +466,7 @@ mod tests {
             (rules(20, 9, 9), rules(1, 9, 9)),
         ] {
             for ties in [ContestTies::Opponent, ContestTies::Reroll] {
-                let base = StorytellingCase {
-                    dice: mine.pool,
-                    modifier: 0,
-                    rules: mine,
-                    need: 1,
-                    exceptional: 5,
-                };
-                let sampler = ContestSampler {
-                    case: ContestCase {
-                        base,
-                        vs_dice: theirs.pool,
-                        vs_modifier: 0,
-                        opponent: theirs,
-                        ties,
-                    },
-                };
-                let trials = 3_000;
-                let mut flat = sampler.new_tally();
-                sampler.block(&mut block_rng(2, 7), trials, &mut flat);
-                let mut one_by_one = sampler.new_tally();
-                let mut rng = block_rng(2, 7);
-                for _ in 0..trials {
-                    sampler.trial(&mut rng, &mut one_by_one);
-                }
-                assert_eq!(flat, one_by_one, "{mine:?} vs {theirs:?}, {ties:?}");
+                assert_block_plays_as_trials(mine, theirs, ties, 3_000, (2, 7));
             }
         }
     }

@@ -138,13 +138,7 @@ mod tests {
     use crate::systems::storytelling::rules::tests::rules;
 
     fn case(rules: Rules) -> StorytellingCase {
-        StorytellingCase {
-            dice: rules.pool,
-            modifier: 0,
-            rules,
-            need: 1,
-            exceptional: 5,
-        }
+        StorytellingCase::plain(rules)
     }
 
     /// Brute force agrees with the exact method: to 1e-12 for every success

@@ -472,7 +472,27 @@ impl SystemCase for ExtendedCase {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rng::block_rng;
+    use crate::engine::monte_carlo::block_and_one_at_a_time;
+
+    /// A block of `trials` actions counts what the same actions played one
+    /// at a time count, from the block generator `seed`.
+    fn assert_block_plays_as_trials(
+        rules: Rules,
+        extended: u32,
+        rolls: u32,
+        trials: u64,
+        seed: (u64, u64),
+    ) {
+        let base = StorytellingCase::plain(rules);
+        let case = ExtendedCase {
+            base,
+            extended,
+            rolls,
+        };
+        let sampler = ExtSampler { case };
+        let (block, one_at_a_time) = block_and_one_at_a_time(&sampler, trials, seed);
+        assert_eq!(block, one_at_a_time, "{:?}", sampler.case);
+    }
 
     /// A block rolled from the draws in bulk counts what the same block
     /// counts played action by action through [`Rules::roll`] (plain
@@ -493,29 +513,7 @@ mod tests {
                 rote,
                 ..Rules::default()
             };
-            let base = StorytellingCase {
-                dice: pool,
-                modifier: 0,
-                rules,
-                need: 1,
-                exceptional: 5,
-            };
-            let sampler = ExtSampler {
-                case: ExtendedCase {
-                    base,
-                    extended,
-                    rolls,
-                },
-            };
-            let trials = 4_000;
-            let mut bulk = sampler.new_tally();
-            sampler.block(&mut block_rng(3, 4), trials, &mut bulk);
-            let mut one_by_one = sampler.new_tally();
-            let mut rng = block_rng(3, 4);
-            for _ in 0..trials {
-                sampler.trial(&mut rng, &mut one_by_one);
-            }
-            assert_eq!(bulk, one_by_one, "{rules:?}");
+            assert_block_plays_as_trials(rules, extended, rolls, 4_000, (3, 4));
         }
     }
 
@@ -539,28 +537,7 @@ mod tests {
                 again,
                 ..Rules::default()
             };
-            let base = StorytellingCase {
-                dice: pool,
-                modifier: 0,
-                rules,
-                need: 1,
-                exceptional: 5,
-            };
-            let case = ExtendedCase {
-                base,
-                extended,
-                rolls,
-            };
-            let sampler = ExtSampler { case };
-            let trials = 3_000;
-            let mut flat = sampler.new_tally();
-            sampler.block(&mut block_rng(8, 5), trials, &mut flat);
-            let mut one_by_one = sampler.new_tally();
-            let mut rng = block_rng(8, 5);
-            for _ in 0..trials {
-                sampler.trial(&mut rng, &mut one_by_one);
-            }
-            assert_eq!(flat, one_by_one, "{case:?}");
+            assert_block_plays_as_trials(rules, extended, rolls, 3_000, (8, 5));
         }
     }
 }

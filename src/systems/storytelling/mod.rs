@@ -80,6 +80,19 @@ pub struct StorytellingCase {
 }
 
 impl StorytellingCase {
+    /// A roll of `rules`' pool with no modifier, succeeding on one success
+    /// and exceptional on five (the tests' plain roll).
+    #[cfg(test)]
+    pub(crate) fn plain(rules: Rules) -> StorytellingCase {
+        StorytellingCase {
+            dice: rules.pool,
+            modifier: 0,
+            rules,
+            need: 1,
+            exceptional: 5,
+        }
+    }
+
     pub fn from_options(mut options: Options) -> Result<StorytellingCase, OptionError> {
         let case = Self::read(&mut options)?;
         options.finish()?;

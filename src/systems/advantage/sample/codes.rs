@@ -245,16 +245,7 @@ impl Codes {
             // the rows' sum in the low half never reaches it.
             let mut code = 0u64;
             for _ in 1..self.rolls {
-                let face = rng.random_range(0..36usize);
-                let mut key = face << (2 * HOLDERS);
-                for i in 0..HOLDERS {
-                    if GAIN {
-                        key |= usize::from(rand::Rng::next_u64(rng) < gain) << (2 * i);
-                    }
-                    if REDUCE {
-                        key |= usize::from(rand::Rng::next_u64(rng) < reduce) << (2 * i + 1);
-                    }
-                }
+                let key = roll_key::<HOLDERS, GAIN, REDUCE>(rng, gain, reduce);
                 let entry = table[row + key];
                 code += entry;
                 row = entry as u32 as usize;
@@ -300,4 +291,26 @@ impl Codes {
             tally.per_encounter[M2S].add((rest / self.uses) as i64, weight);
         }
     }
+}
+
+/// A roll's look-up key: its 2d6 face (one of 36) above two bits for each
+/// chance holder, a gain and a reduction, each drawn only where it can
+/// happen (`GAIN`, `REDUCE`), in the order every encounter draws them.
+#[inline(always)]
+pub(super) fn roll_key<const HOLDERS: usize, const GAIN: bool, const REDUCE: bool>(
+    rng: &mut DiceRng,
+    gain: u64,
+    reduce: u64,
+) -> usize {
+    let face = rng.random_range(0..36usize);
+    let mut key = face << (2 * HOLDERS);
+    for i in 0..HOLDERS {
+        if GAIN {
+            key |= usize::from(rand::Rng::next_u64(rng) < gain) << (2 * i);
+        }
+        if REDUCE {
+            key |= usize::from(rand::Rng::next_u64(rng) < reduce) << (2 * i + 1);
+        }
+    }
+    key
 }

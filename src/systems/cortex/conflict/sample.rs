@@ -20,7 +20,8 @@ use crate::dice::Pool;
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
 use crate::engine::rng::{self, DiceRng, DieRoller};
 use crate::systems::cortex::keys::MAX_KEEP;
-use crate::systems::cortex::score::{score_lanes, LaneRolls, LANES};
+use crate::systems::cortex::sample::roll_lanes;
+use crate::systems::cortex::score::LANES;
 use crate::systems::cortex::{dice_table, roll_pool, PoolRoll, Rules};
 
 impl ConflictCase {
@@ -228,24 +229,12 @@ fn scored_table(dice: &[(u8, u8)], keep: usize, entries: usize) -> Vec<u16> {
                 *face = 1;
             }
         }
-        let rolls = score_keeping(dice, keep, &faces);
+        let rolls = roll_lanes(dice, keep, &faces);
         for lane in 0..lanes {
             table.push((u16::from(rolls.total[lane]) << 8) | u16::from(rolls.effect_step[lane]));
         }
     }
     table
-}
-
-/// [`score_lanes`] with `keep` known when compiled, as [`roll_pool`]
-/// dispatches it.
-fn score_keeping(dice: &[(u8, u8)], keep: usize, faces: &[[u8; LANES]]) -> LaneRolls {
-    match keep {
-        1 => score_lanes::<1>(dice, faces),
-        2 => score_lanes::<2>(dice, faces),
-        3 => score_lanes::<3>(dice, faces),
-        4 => score_lanes::<4>(dice, faces),
-        _ => score_lanes::<5>(dice, faces),
-    }
 }
 
 /// Effect steps a half exchange tells apart: d4 .. d12, and one past d12

@@ -61,7 +61,7 @@ fn roll_pool_keeping<const KEEP: usize>(dice: &[(u8, u8)], roller: &mut DieRolle
 
 /// Scores [`LANES`] rolls of a pool as [`score_lanes`] does, each `keep`
 /// with a loop of its own.
-fn roll_lanes(dice: &[(u8, u8)], keep: usize, faces: &[[u8; LANES]]) -> LaneRolls {
+pub(crate) fn roll_lanes(dice: &[(u8, u8)], keep: usize, faces: &[[u8; LANES]]) -> LaneRolls {
     match keep {
         1 => score_lanes::<1>(dice, faces),
         2 => score_lanes::<2>(dice, faces),

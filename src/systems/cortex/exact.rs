@@ -533,7 +533,10 @@ mod tests {
             let got = hist.get(k as i64);
             total += got;
             if want >= 1e-300 {
-                assert!((got / want - 1.0).abs() < 1e-7, "{k}: {got:e} against {want:e}");
+                assert!(
+                    (got / want - 1.0).abs() < 1e-7,
+                    "{k}: {got:e} against {want:e}"
+                );
                 kept += 1;
             } else if got > 0.0 {
                 kept += 1;

@@ -11,6 +11,7 @@ use crate::engine::rng::{self, block_rng, DiceRng, DieRoller};
 use super::rules::{held_total, keep_top, value_rank};
 use super::sample::dice_table;
 use super::scene::{dice_in, doom_die_step, key_of, DoomKey, SceneCase, SceneHists};
+use super::scene_counts::SceneCounts;
 use super::score::{score_stream, PoolRoll};
 
 /// Sides of the doom dice by step, d4 .. d12.
@@ -154,16 +155,28 @@ struct SceneSampler<'a> {
     start: DoomKey,
 }
 
+/// What one scene came to, beside the actions it won (counted as it
+/// plays): what the tallies count once a scene.
+pub(super) struct Played {
+    pub successes: u32,
+    pub heroics: u32,
+    pub plot_points: u32,
+    /// Whether the GM ended the scene early.
+    pub ended: bool,
+    /// The doom pool it finished with.
+    pub doom: DoomKey,
+}
+
 impl SceneSampler<'_> {
     /// One scene, every die thrown by `die` (its sides in, its face out),
-    /// counted into `tally`.
+    /// each won action counted into `success_by_action`.
     #[inline(always)]
-    fn play(&self, die: &mut impl FnMut(u32) -> u32, tally: &mut SceneHists<u64>) {
+    fn play(&self, die: &mut impl FnMut(u32) -> u32, success_by_action: &mut [u64]) -> Played {
         let case = self.case;
         let mut doom = self.start;
         let (mut successes, mut heroics, mut plot_points) = (0, 0, 0);
         let mut ended = false;
-        for i in 0..case.actions as usize {
+        for won in success_by_action.iter_mut() {
             if case.ends(&doom) {
                 ended = true;
                 break;
@@ -190,24 +203,45 @@ impl SceneSampler<'_> {
                 _ => doom_total::<5>(&doom, die),
             };
             let (success, heroic) = case.outcome(total, reaction);
-            if success {
-                successes += 1;
-                tally.success_by_action[i] += 1;
-            }
+            successes += u32::from(success);
+            *won += u64::from(success);
             heroics += u32::from(heroic);
             if hitches >= 1 {
                 doom[doom_die_step(hitches)] += 1;
                 plot_points += 1;
             }
         }
-        tally.successes.add(successes, 1);
-        tally.heroics.add(i64::from(heroics), 1);
-        tally.plot_points.add(plot_points, 1);
-        if ended {
-            tally.ended += 1;
+        Played {
+            successes,
+            heroics,
+            plot_points,
+            ended,
+            doom,
+        }
+    }
+
+    /// One scene into `tally`, its pool into the map and each count into
+    /// its histogram.
+    #[inline(always)]
+    fn play_into(&self, die: &mut impl FnMut(u32) -> u32, tally: &mut SceneHists<u64>) {
+        let played = self.play(die, &mut tally.success_by_action);
+        tally.count(&played);
+    }
+}
+
+impl SceneHists<u64> {
+    /// Counts one scene's tallies but the actions it won (counted as it
+    /// played): its pool into the map and each count into its histogram.
+    #[inline(always)]
+    pub(super) fn count(&mut self, played: &Played) {
+        self.successes.add(i64::from(played.successes), 1);
+        self.heroics.add(i64::from(played.heroics), 1);
+        self.plot_points.add(i64::from(played.plot_points), 1);
+        if played.ended {
+            self.ended += 1;
         } else {
-            *tally.final_doom.entry(doom).or_insert(0) += 1;
-            tally.final_dice.add(dice_in(&doom) as i64, 1);
+            *self.final_doom.entry(played.doom).or_insert(0) += 1;
+            self.final_dice.add(dice_in(&played.doom) as i64, 1);
         }
     }
 }
@@ -222,17 +256,32 @@ impl Sampler for SceneSampler<'_> {
     #[inline(always)]
     fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally) {
         let mut roller = DieRoller::new(rng);
-        self.play(&mut |sides| roller.roll(sides), tally);
+        self.play_into(&mut |sides| roller.roll(sides), tally);
     }
 
     /// The trials one after another, drawing from a local copy of the
-    /// block's generator ([`rng::with_local`]).
+    /// block's generator ([`rng::with_local`]), each scene counted into
+    /// the block's flat arrays ([`SceneCounts`]) when they fit.
     fn block(&self, rng: &mut DiceRng, trials: u64, tally: &mut Self::Tally) {
+        let Some(mut counts) = SceneCounts::new(self.case.actions, self.start, trials) else {
+            rng::with_local(rng, |rng| {
+                for _ in 0..trials {
+                    self.trial(rng, tally);
+                }
+            });
+            return;
+        };
         rng::with_local(rng, |rng| {
             for _ in 0..trials {
-                self.trial(rng, tally);
+                let mut roller = DieRoller::new(rng);
+                let played = self.play(
+                    &mut |sides| roller.roll(sides),
+                    &mut tally.success_by_action,
+                );
+                counts.count(&played, tally);
             }
         });
+        counts.add_to(tally);
     }
 
     fn merge(&self, into: &mut Self::Tally, other: Self::Tally) {
@@ -269,7 +318,9 @@ impl SceneCase {
     pub fn floor_dice(&self, trials: u64, seed: u64) -> (Vec<u8>, Vec<u32>) {
         let sampler = self.sampler(trials);
         let mut tally = sampler.new_tally();
-        recorded_dice(trials, seed, |mut die| sampler.play(&mut die, &mut tally))
+        recorded_dice(trials, seed, |mut die| {
+            sampler.play_into(&mut die, &mut tally)
+        })
     }
 }
 
@@ -414,6 +465,54 @@ mod tests {
                 assert_eq!(rand::Rng::next_u64(&mut a), next);
                 assert_eq!(rand::Rng::next_u64(&mut c), next);
             }
+        }
+    }
+
+    /// A block counted into the flat arrays ([`SceneCounts`]) gives the
+    /// very tallies of the old trial played scene by scene: short scenes
+    /// (both arrays), long ones (the final pools through the map, 16 and
+    /// 30 actions) and longer (no arrays, 32 and 40), with and without
+    /// the 2d12 ending.
+    #[test]
+    fn the_flat_counts_are_the_old_trials_counts() {
+        for (pool, doom, actions, keep, reaction_keep, end) in [
+            ("d10 2d8 d6", "3d8", 10, 2, 2, true),
+            ("d10 2d8 d6", "3d8", 10, 2, 2, false),
+            ("4d4", "d12", 4, 2, 2, true),
+            ("d12 d10 d8 d6 d4", "2d6", 1, 3, 1, false),
+            ("2d6", "d4", 15, 1, 3, false),
+            ("d8 d6", "d12 d10 2d4", 16, 2, 2, true),
+            ("d10 2d8 d6", "2d6", 30, 2, 4, false),
+            ("3d4", "d4", 31, 2, 2, false),
+            ("d10 2d8 d6", "d6", 32, 2, 2, true),
+            ("d12 d8", "2d6", 40, 1, 5, false),
+        ] {
+            let case = SceneCase {
+                pool: Pool::parse_cortex(pool).unwrap(),
+                doom: Pool::parse_cortex(doom).unwrap(),
+                actions,
+                rules: Rules {
+                    keep,
+                    reaction_keep,
+                    ..Rules::default()
+                },
+                end_at_2d12: end,
+                economy: None,
+            };
+            let trials = 2_000;
+            assert_eq!(
+                SceneCounts::new(actions, key_of(&case.doom), trials).is_some(),
+                actions <= 31
+            );
+            let sampler = case.sampler(u64::MAX);
+            let (mut flat, mut old) = (sampler.new_tally(), sampler.new_tally());
+            let (mut a, mut b) = (block_rng(4, 9), block_rng(4, 9));
+            sampler.block(&mut a, trials, &mut flat);
+            for _ in 0..trials {
+                old_trial(&sampler, &mut b, &mut old);
+            }
+            assert_eq!(flat, old, "{pool} vs {doom}, {actions} actions");
+            assert_eq!(rand::Rng::next_u64(&mut a), rand::Rng::next_u64(&mut b));
         }
     }
 }

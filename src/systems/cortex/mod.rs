@@ -41,6 +41,7 @@ pub(crate) mod sample;
 pub mod scene;
 #[rustfmt::skip]
 pub(crate) mod scene_metrics;
+mod scene_counts;
 mod scene_sample;
 mod scene_size;
 pub(crate) mod score;

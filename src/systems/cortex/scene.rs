@@ -106,7 +106,9 @@ impl SceneCase {
     }
 
     /// Whether an action totalling `action` beats a doom total of `reaction`,
-    /// and whether it does so heroically.
+    /// and whether it does so heroically: the reference the sampler's
+    /// margins, read once a scene, are held to.
+    #[cfg(test)]
     pub(super) fn outcome(&self, action: u32, reaction: u32) -> (bool, bool) {
         let margin = i64::from(action) - i64::from(reaction);
         (self.rules.succeeds(margin), self.rules.is_heroic(margin))

@@ -2,7 +2,8 @@
 //! scene, die by die, each action the player's pool against the whole doom
 //! pool, both scored by the Cortex rule ([`score_stream`]) with the number
 //! of dice kept known when compiled (a run-time `keep` costs the loop a
-//! third of its speed, as in the plain roll's sampler); and the benches'
+//! third of its speed, as in the plain roll's sampler), a block's scenes
+//! counted into flat arrays ([`super::scene_counts`]); and the benches'
 //! generator floor, the very dice a block's scenes throw.
 
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
@@ -11,6 +12,7 @@ use crate::engine::rng::{self, block_rng, DiceRng, DieRoller};
 use super::rules::{held_total, keep_top, value_rank};
 use super::sample::dice_table;
 use super::scene::{dice_in, doom_die_step, key_of, DoomKey, SceneCase, SceneHists};
+use super::scene_counts::SceneCounts;
 use super::score::{score_stream, PoolRoll};
 
 /// Sides of the doom dice by step, d4 .. d12.
@@ -81,13 +83,17 @@ const TRIALS_PER_ENTRY: u64 = 8;
 
 /// Every roll of the player's pool scored ahead, as in a conflict: the
 /// faces, read as digits (the first die's the most significant), index
-/// the roll's total and hitches, so that an action adds a product a die
-/// and reads one entry instead of running the scorer on every die. The
-/// dice are thrown as before, in the same order (the same stream).
+/// the roll's total and the doom die its hitches add, so that an action
+/// adds a product a die and reads one entry instead of running the scorer
+/// on every die. The dice are thrown as before, in the same order (the
+/// same stream).
 struct ActionTable {
-    /// Per die, its sides and the weight of its face less one.
+    /// Per die, its sides and the weight of its face.
     digits: Vec<(u32, u32)>,
-    /// Per roll, `total << 8 | hitches`.
+    /// Per roll, `total << 8 | step`, `step` the doom die's
+    /// ([`doom_die_step`], 0 for none), after as many empty entries as
+    /// the weights add up to: the faces count from one, and the padding
+    /// saves taking one off each.
     scores: Vec<u16>,
 }
 
@@ -113,31 +119,31 @@ impl ActionTable {
             })
             .collect();
         digits.reverse();
-        let scores = (0..entries as u32)
-            .map(|index| {
-                let roll = score_keeping(
-                    keep,
-                    action
-                        .iter()
-                        .zip(&digits)
-                        .map(|(&(step, _), &(sides, weight))| {
-                            (step, (index / weight % sides + 1) as u8)
-                        }),
-                );
-                debug_assert!(roll.total < 256 && roll.hitches < 256);
-                ((roll.total as u16) << 8) | roll.hitches as u16
-            })
-            .collect();
+        let padding = digits.iter().map(|&(_, weight)| weight as usize).sum();
+        let rolls = (0..entries as u32).map(|index| {
+            let roll = score_keeping(
+                keep,
+                action
+                    .iter()
+                    .zip(&digits)
+                    .map(|(&(step, _), &(sides, weight))| {
+                        (step, (index / weight % sides + 1) as u8)
+                    }),
+            );
+            debug_assert!(roll.total < 256);
+            ((roll.total as u16) << 8) | doom_die_step(roll.hitches) as u16
+        });
+        let scores = std::iter::repeat_n(0, padding).chain(rolls).collect();
         Some(ActionTable { digits, scores })
     }
 
     /// One roll of the pool, its dice thrown by `die` in the pool's order:
-    /// its total and hitches.
+    /// its total and the step of the doom die it adds (0 for none).
     #[inline(always)]
     fn roll(&self, die: &mut impl FnMut(u32) -> u32) -> (u32, u32) {
         let mut index = 0u32;
         for &(sides, weight) in &self.digits {
-            index += (die(sides) - 1) * weight;
+            index += die(sides) * weight;
         }
         let entry = self.scores[index as usize];
         (u32::from(entry >> 8), u32::from(entry & 0xff))
@@ -152,62 +158,169 @@ struct SceneSampler<'a> {
     /// Their rolls scored ahead, when the trials repay it.
     table: Option<ActionTable>,
     start: DoomKey,
+    /// The least margins of a success and of a heroic one
+    /// (`Rules::least_succeeding_margin` and `least_heroic_margin`),
+    /// read once instead of every action.
+    least_success: i64,
+    least_heroic: i64,
+}
+
+/// What one scene came to, beside the actions it won (counted as it
+/// plays): what the tallies count once a scene.
+pub(super) struct Played {
+    pub successes: u32,
+    pub heroics: u32,
+    pub plot_points: u32,
+    /// Whether the GM ended the scene early.
+    pub ended: bool,
+    /// The doom pool it finished with.
+    pub doom: DoomKey,
 }
 
 impl SceneSampler<'_> {
     /// One scene, every die thrown by `die` (its sides in, its face out),
-    /// counted into `tally`.
+    /// each won action counted into `success_by_action`: the player's pool
+    /// rolled by `action`, the doom pool's reaction keeping `REACTION`.
+    /// Both are chosen once a block rather than once an action (a choice
+    /// an action cost the loop a tenth of its instructions).
     #[inline(always)]
-    fn play(&self, die: &mut impl FnMut(u32) -> u32, tally: &mut SceneHists<u64>) {
+    fn play<A: ActionRoll, const REACTION: usize>(
+        &self,
+        action: &A,
+        die: &mut impl FnMut(u32) -> u32,
+        success_by_action: &mut [u64],
+    ) -> Played {
         let case = self.case;
         let mut doom = self.start;
         let (mut successes, mut heroics, mut plot_points) = (0, 0, 0);
         let mut ended = false;
-        for i in 0..case.actions as usize {
+        for won in success_by_action.iter_mut() {
             if case.ends(&doom) {
                 ended = true;
                 break;
             }
-            let (total, hitches) = match &self.table {
-                Some(table) => table.roll(die),
-                None => {
-                    let roll = score_keeping(
-                        case.rules.keep,
-                        self.action
-                            .iter()
-                            .map(|&(step, sides)| (step, die(u32::from(sides)) as u8)),
-                    );
-                    (roll.total, roll.hitches)
-                }
-            };
+            let (total, step) = action.roll(die);
             // The GM rolls the whole doom pool, largest dice first, and
             // sums `reaction_keep` dice.
-            let reaction = match case.rules.reaction_keep {
-                1 => doom_total::<1>(&doom, die),
+            let reaction = match REACTION {
                 2 => doom_total_two(&doom, die),
-                3 => doom_total::<3>(&doom, die),
-                4 => doom_total::<4>(&doom, die),
-                _ => doom_total::<5>(&doom, die),
+                _ => doom_total::<REACTION>(&doom, die),
             };
-            let (success, heroic) = case.outcome(total, reaction);
-            if success {
-                successes += 1;
-                tally.success_by_action[i] += 1;
-            }
+            let margin = i64::from(total) - i64::from(reaction);
+            let (success, heroic) = (margin >= self.least_success, margin >= self.least_heroic);
+            successes += u32::from(success);
+            *won += u64::from(success);
             heroics += u32::from(heroic);
-            if hitches >= 1 {
-                doom[doom_die_step(hitches)] += 1;
+            if step != 0 {
+                doom[step as usize] += 1;
                 plot_points += 1;
             }
         }
-        tally.successes.add(successes, 1);
-        tally.heroics.add(i64::from(heroics), 1);
-        tally.plot_points.add(plot_points, 1);
-        if ended {
-            tally.ended += 1;
+        Played {
+            successes,
+            heroics,
+            plot_points,
+            ended,
+            doom,
+        }
+    }
+
+    /// One scene into `tally`, its pool into the map and each count into
+    /// its histogram.
+    fn play_into(&self, die: &mut impl FnMut(u32) -> u32, tally: &mut SceneHists<u64>) {
+        let won = &mut tally.success_by_action;
+        let played = match (&self.table, self.case.rules.reaction_keep) {
+            (Some(table), 1) => self.play::<_, 1>(table, die, won),
+            (Some(table), 2) => self.play::<_, 2>(table, die, won),
+            (Some(table), 3) => self.play::<_, 3>(table, die, won),
+            (Some(table), 4) => self.play::<_, 4>(table, die, won),
+            (Some(table), _) => self.play::<_, 5>(table, die, won),
+            (None, 1) => self.play::<_, 1>(&self.scored(), die, won),
+            (None, 2) => self.play::<_, 2>(&self.scored(), die, won),
+            (None, 3) => self.play::<_, 3>(&self.scored(), die, won),
+            (None, 4) => self.play::<_, 4>(&self.scored(), die, won),
+            (None, _) => self.play::<_, 5>(&self.scored(), die, won),
+        };
+        tally.count(&played);
+    }
+
+    /// The player's pool scored die by die, for want of a table.
+    fn scored(&self) -> Scored<'_> {
+        Scored {
+            dice: &self.action,
+            keep: self.case.rules.keep,
+        }
+    }
+
+    /// A block's scenes, each counted into `counts` ([`Sampler::block`]).
+    fn block_counted<A: ActionRoll, const REACTION: usize>(
+        &self,
+        action: &A,
+        rng: &mut DiceRng,
+        trials: u64,
+        counts: &mut SceneCounts,
+        tally: &mut SceneHists<u64>,
+    ) {
+        rng::with_local(rng, |rng| {
+            for _ in 0..trials {
+                let mut roller = DieRoller::new(rng);
+                let played = self.play::<A, REACTION>(
+                    action,
+                    &mut |sides| roller.roll(sides),
+                    &mut tally.success_by_action,
+                );
+                counts.count(&played, tally);
+            }
+        });
+    }
+}
+
+/// How an action's pool is rolled: its dice thrown by `die` in the pool's
+/// order, giving the total and the step of the doom die the roll adds (0
+/// for none).
+trait ActionRoll {
+    fn roll(&self, die: &mut impl FnMut(u32) -> u32) -> (u32, u32);
+}
+
+impl ActionRoll for ActionTable {
+    #[inline(always)]
+    fn roll(&self, die: &mut impl FnMut(u32) -> u32) -> (u32, u32) {
+        ActionTable::roll(self, die)
+    }
+}
+
+/// The player's pool scored die by die, keeping `keep`.
+struct Scored<'a> {
+    dice: &'a [(u8, u8)],
+    keep: usize,
+}
+
+impl ActionRoll for Scored<'_> {
+    #[inline(always)]
+    fn roll(&self, die: &mut impl FnMut(u32) -> u32) -> (u32, u32) {
+        let roll = score_keeping(
+            self.keep,
+            self.dice
+                .iter()
+                .map(|&(step, sides)| (step, die(u32::from(sides)) as u8)),
+        );
+        (roll.total, doom_die_step(roll.hitches) as u32)
+    }
+}
+
+impl SceneHists<u64> {
+    /// Counts one scene's tallies but the actions it won (counted as it
+    /// played): its pool into the map and each count into its histogram.
+    #[inline(always)]
+    pub(super) fn count(&mut self, played: &Played) {
+        self.successes.add(i64::from(played.successes), 1);
+        self.heroics.add(i64::from(played.heroics), 1);
+        self.plot_points.add(i64::from(played.plot_points), 1);
+        if played.ended {
+            self.ended += 1;
         } else {
-            *tally.final_doom.entry(doom).or_insert(0) += 1;
-            tally.final_dice.add(dice_in(&doom) as i64, 1);
+            *self.final_doom.entry(played.doom).or_insert(0) += 1;
+            self.final_dice.add(dice_in(&played.doom) as i64, 1);
         }
     }
 }
@@ -222,17 +335,35 @@ impl Sampler for SceneSampler<'_> {
     #[inline(always)]
     fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally) {
         let mut roller = DieRoller::new(rng);
-        self.play(&mut |sides| roller.roll(sides), tally);
+        self.play_into(&mut |sides| roller.roll(sides), tally);
     }
 
     /// The trials one after another, drawing from a local copy of the
-    /// block's generator ([`rng::with_local`]).
+    /// block's generator ([`rng::with_local`]), each scene counted into
+    /// the block's flat arrays ([`SceneCounts`]) when they fit.
     fn block(&self, rng: &mut DiceRng, trials: u64, tally: &mut Self::Tally) {
-        rng::with_local(rng, |rng| {
-            for _ in 0..trials {
-                self.trial(rng, tally);
-            }
-        });
+        let Some(mut counts) = SceneCounts::new(self.case.actions, self.start, trials) else {
+            rng::with_local(rng, |rng| {
+                for _ in 0..trials {
+                    self.trial(rng, tally);
+                }
+            });
+            return;
+        };
+        let c = &mut counts;
+        match (&self.table, self.case.rules.reaction_keep) {
+            (Some(table), 1) => self.block_counted::<_, 1>(table, rng, trials, c, tally),
+            (Some(table), 2) => self.block_counted::<_, 2>(table, rng, trials, c, tally),
+            (Some(table), 3) => self.block_counted::<_, 3>(table, rng, trials, c, tally),
+            (Some(table), 4) => self.block_counted::<_, 4>(table, rng, trials, c, tally),
+            (Some(table), _) => self.block_counted::<_, 5>(table, rng, trials, c, tally),
+            (None, 1) => self.block_counted::<_, 1>(&self.scored(), rng, trials, c, tally),
+            (None, 2) => self.block_counted::<_, 2>(&self.scored(), rng, trials, c, tally),
+            (None, 3) => self.block_counted::<_, 3>(&self.scored(), rng, trials, c, tally),
+            (None, 4) => self.block_counted::<_, 4>(&self.scored(), rng, trials, c, tally),
+            (None, _) => self.block_counted::<_, 5>(&self.scored(), rng, trials, c, tally),
+        }
+        counts.add_to(tally);
     }
 
     fn merge(&self, into: &mut Self::Tally, other: Self::Tally) {
@@ -258,6 +389,8 @@ impl SceneCase {
             table: ActionTable::new(&action, self.rules.keep, trials),
             action,
             start: key_of(&self.doom),
+            least_success: self.rules.least_succeeding_margin(),
+            least_heroic: self.rules.least_heroic_margin(),
         }
     }
 
@@ -269,7 +402,9 @@ impl SceneCase {
     pub fn floor_dice(&self, trials: u64, seed: u64) -> (Vec<u8>, Vec<u32>) {
         let sampler = self.sampler(trials);
         let mut tally = sampler.new_tally();
-        recorded_dice(trials, seed, |mut die| sampler.play(&mut die, &mut tally))
+        recorded_dice(trials, seed, |mut die| {
+            sampler.play_into(&mut die, &mut tally)
+        })
     }
 }
 
@@ -414,6 +549,54 @@ mod tests {
                 assert_eq!(rand::Rng::next_u64(&mut a), next);
                 assert_eq!(rand::Rng::next_u64(&mut c), next);
             }
+        }
+    }
+
+    /// A block counted into the flat arrays ([`SceneCounts`]) gives the
+    /// very tallies of the old trial played scene by scene: short scenes
+    /// (both arrays), long ones (the final pools through the map, 16 and
+    /// 30 actions) and longer (no arrays, 32 and 40), with and without
+    /// the 2d12 ending.
+    #[test]
+    fn the_flat_counts_are_the_old_trials_counts() {
+        for (pool, doom, actions, keep, reaction_keep, end) in [
+            ("d10 2d8 d6", "3d8", 10, 2, 2, true),
+            ("d10 2d8 d6", "3d8", 10, 2, 2, false),
+            ("4d4", "d12", 4, 2, 2, true),
+            ("d12 d10 d8 d6 d4", "2d6", 1, 3, 1, false),
+            ("2d6", "d4", 15, 1, 3, false),
+            ("d8 d6", "d12 d10 2d4", 16, 2, 2, true),
+            ("d10 2d8 d6", "2d6", 30, 2, 4, false),
+            ("3d4", "d4", 31, 2, 2, false),
+            ("d10 2d8 d6", "d6", 32, 2, 2, true),
+            ("d12 d8", "2d6", 40, 1, 5, false),
+        ] {
+            let case = SceneCase {
+                pool: Pool::parse_cortex(pool).unwrap(),
+                doom: Pool::parse_cortex(doom).unwrap(),
+                actions,
+                rules: Rules {
+                    keep,
+                    reaction_keep,
+                    ..Rules::default()
+                },
+                end_at_2d12: end,
+                economy: None,
+            };
+            let trials = 2_000;
+            assert_eq!(
+                SceneCounts::new(actions, key_of(&case.doom), trials).is_some(),
+                actions <= 31
+            );
+            let sampler = case.sampler(u64::MAX);
+            let (mut flat, mut old) = (sampler.new_tally(), sampler.new_tally());
+            let (mut a, mut b) = (block_rng(4, 9), block_rng(4, 9));
+            sampler.block(&mut a, trials, &mut flat);
+            for _ in 0..trials {
+                old_trial(&sampler, &mut b, &mut old);
+            }
+            assert_eq!(flat, old, "{pool} vs {doom}, {actions} actions");
+            assert_eq!(rand::Rng::next_u64(&mut a), rand::Rng::next_u64(&mut b));
         }
     }
 }

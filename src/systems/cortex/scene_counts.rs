@@ -7,7 +7,18 @@
 //! block, with the very counts the scene-by-scene tally would have.
 
 use super::scene::{dice_in, DoomKey, SceneHists};
-use super::scene_sample::Played;
+
+/// What one scene came to, beside the actions it won (counted as it
+/// plays): what the tallies count once a scene.
+pub(super) struct Played {
+    pub successes: u32,
+    pub heroics: u32,
+    pub plot_points: u32,
+    /// Whether the GM ended the scene early.
+    pub ended: bool,
+    /// The doom pool it finished with.
+    pub doom: DoomKey,
+}
 
 /// Most cells of the outcome array: up to 31 actions.
 const MAX_OUTCOME_CELLS: usize = 1 << 15;

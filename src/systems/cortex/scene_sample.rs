@@ -12,7 +12,7 @@ use crate::engine::rng::{self, block_rng, DiceRng, DieRoller};
 use super::rules::{held_total, keep_top, value_rank};
 use super::sample::dice_table;
 use super::scene::{dice_in, doom_die_step, key_of, DoomKey, SceneCase, SceneHists};
-use super::scene_counts::SceneCounts;
+use super::scene_counts::{Played, SceneCounts};
 use super::score::{score_stream, PoolRoll};
 
 /// Sides of the doom dice by step, d4 .. d12.
@@ -163,18 +163,6 @@ struct SceneSampler<'a> {
     /// read once instead of every action.
     least_success: i64,
     least_heroic: i64,
-}
-
-/// What one scene came to, beside the actions it won (counted as it
-/// plays): what the tallies count once a scene.
-pub(super) struct Played {
-    pub successes: u32,
-    pub heroics: u32,
-    pub plot_points: u32,
-    /// Whether the GM ended the scene early.
-    pub ended: bool,
-    /// The doom pool it finished with.
-    pub doom: DoomKey,
 }
 
 impl SceneSampler<'_> {
@@ -486,6 +474,23 @@ mod tests {
         }
     }
 
+    /// A plain scene (no economy) of `pool` against `doom`, keeping
+    /// `keeps` (the action's, the reaction's).
+    fn scene(pool: &str, doom: &str, actions: u32, keeps: (usize, usize), end: bool) -> SceneCase {
+        SceneCase {
+            pool: Pool::parse_cortex(pool).unwrap(),
+            doom: Pool::parse_cortex(doom).unwrap(),
+            actions,
+            rules: Rules {
+                keep: keeps.0,
+                reaction_keep: keeps.1,
+                ..Rules::default()
+            },
+            end_at_2d12: end,
+            economy: None,
+        }
+    }
+
     /// The masks' total keeping two is the top-two selection's, and
     /// they throw the same dice: pools from empty to twenty dice, many
     /// with equal faces and hitches.
@@ -517,18 +522,7 @@ mod tests {
             ("d12 d10 d8 d6 d4", "2d6", 3, 1, false),
             ("d8 d6", "d12 d10 2d4", 1, 3, true),
         ] {
-            let case = SceneCase {
-                pool: Pool::parse_cortex(pool).unwrap(),
-                doom: Pool::parse_cortex(doom).unwrap(),
-                actions: 8,
-                rules: Rules {
-                    keep,
-                    reaction_keep,
-                    ..Rules::default()
-                },
-                end_at_2d12: end,
-                economy: None,
-            };
+            let case = scene(pool, doom, 8, (keep, reaction_keep), end);
             // With the pool's score table and without (too few trials).
             for trials in [u64::MAX, 1] {
                 let sampler = case.sampler(trials);
@@ -571,18 +565,7 @@ mod tests {
             ("d10 2d8 d6", "d6", 32, 2, 2, true),
             ("d12 d8", "2d6", 40, 1, 5, false),
         ] {
-            let case = SceneCase {
-                pool: Pool::parse_cortex(pool).unwrap(),
-                doom: Pool::parse_cortex(doom).unwrap(),
-                actions,
-                rules: Rules {
-                    keep,
-                    reaction_keep,
-                    ..Rules::default()
-                },
-                end_at_2d12: end,
-                economy: None,
-            };
+            let case = scene(pool, doom, actions, (keep, reaction_keep), end);
             let trials = 2_000;
             assert_eq!(
                 SceneCounts::new(actions, key_of(&case.doom), trials).is_some(),

@@ -327,8 +327,7 @@ impl Scene<'_> {
         let case = self.pools.case;
         let growth = Growth::new(
             &self.pools.hitch_levels,
-            &key_of(&case.doom),
-            case.end_at_2d12,
+            case,
             pruning.below,
             pruning.beyond,
         );
@@ -338,8 +337,7 @@ impl Scene<'_> {
         };
         let remaining = budget.remaining();
         let refused = |size: Option<&ChainSize>| {
-            let last = size.and_then(|s| s.live.last().copied());
-            ExactError::TooLarge(match last {
+            ExactError::TooLarge(match size.map(|s| s.last_live) {
                 Some(live) => format!(
                     "a scene of {} actions (its doom pools, counted before the work: {live} each more likely than {PRUNE_BELOW:e} by its last action)",
                     case.actions
@@ -353,15 +351,9 @@ impl Scene<'_> {
         let Some(size) = growth.size(case.actions, remaining, step_nanos) else {
             return Err(refused(None));
         };
-        let steps: u64 = size
-            .live
-            .iter()
-            .enumerate()
-            .map(|(step, &live)| step_nanos(step, live))
-            .sum();
         let per_pool = self.pools.die_units() + self.pools.insert_units();
         let pools = Work::DoomTableCell.nanos(size.pools_met.saturating_mul(per_pool));
-        let predicted = steps.saturating_add(pools);
+        let predicted = size.steps_cost.saturating_add(pools);
         // Noted as the whole case's work, what it has spent included.
         budget.note_forecast(budget.spent().saturating_add(predicted));
         if predicted > remaining {

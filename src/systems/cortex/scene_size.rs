@@ -14,13 +14,10 @@
 
 use rustc_hash::FxHashMap;
 
-use super::scene::DoomKey;
+use super::scene::{doom_die_step, key_of, DoomKey, SceneCase};
 
 /// Hitch levels 0 (no hitch) .. 4 (four or more).
 const LEVELS: usize = 5;
-
-/// The level whose die is a d12 (four or more hitches).
-const D12_LEVEL: usize = 4;
 
 /// The counts of actions at each hitch level that adds a die (index 0,
 /// no hitch, unused: it is what is left of the actions).
@@ -28,49 +25,51 @@ type Cell = [u32; LEVELS];
 
 /// The growth of a scene's doom pool: the chance of each hitch level and
 /// what ends a scene.
-pub(super) struct Growth {
+pub(super) struct Growth<'a> {
     /// Each hitch level's chance.
     p: [f64; LEVELS],
     /// The levels that add a die and can be rolled, the rarest first; the
     /// last, the likeliest, is the one counted along an interval.
     dims: Vec<usize>,
-    /// d12s in the starting pool, and whether a second d12 ends a scene.
-    start_d12: u32,
-    ends_at_2d12: bool,
+    /// The scene, whose rules say when it ends, and its starting pool.
+    case: &'a SceneCase,
+    start: DoomKey,
     /// The pruning mark, and the states in play beyond which the chain
     /// prunes.
     mark: f64,
     beyond: u64,
 }
 
-/// The states a chain steps, step by step, and the pools it meets.
+/// What a chain's steps cost, the states it holds last and the pools it
+/// meets.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct ChainSize {
-    /// States in play before each step (the first: the starting pool).
-    pub live: Vec<u64>,
+    /// The steps' cost, as `step_cost` priced them.
+    pub steps_cost: u64,
+    /// States in play before the last step.
+    pub last_live: u64,
     /// Every doom pool met, the starting one with those any step reached
     /// (kept or pruned).
     pub pools_met: u64,
 }
 
-impl Growth {
-    /// The growth of a scene whose actions roll each hitch level with the
-    /// chances `levels`, from the pool `start`, pruned below `mark` once
-    /// more than `beyond` pools are in play.
+impl<'a> Growth<'a> {
+    /// The growth of `case`'s doom pool, its actions rolling each hitch
+    /// level with the chances `levels`, pruned below `mark` once more than
+    /// `beyond` pools are in play.
     pub(super) fn new(
         levels: &[f64; LEVELS],
-        start: &DoomKey,
-        ends_at_2d12: bool,
+        case: &'a SceneCase,
         mark: f64,
         beyond: usize,
-    ) -> Growth {
+    ) -> Growth<'a> {
         let mut dims: Vec<usize> = (1..LEVELS).filter(|&l| levels[l] > 0.0).collect();
         dims.sort_by(|&a, &b| levels[a].total_cmp(&levels[b]));
         Growth {
             p: *levels,
             dims,
-            start_d12: start[D12_LEVEL],
-            ends_at_2d12,
+            case,
+            start: key_of(&case.doom),
             mark,
             beyond: beyond as u64,
         }
@@ -93,8 +92,10 @@ impl Growth {
     ) -> Option<ChainSize> {
         let Some((&inner, outer)) = self.dims.split_last() else {
             // No hitch adds a die: the one starting pool throughout.
+            let steps_cost = (0..actions as usize).map(|step| step_cost(step, 1)).sum();
             return Some(ChainSize {
-                live: vec![1; actions as usize],
+                steps_cost,
+                last_live: 1,
                 pools_met: 1,
             });
         };
@@ -107,7 +108,7 @@ impl Growth {
                 chance: vec![1.0],
             },
         );
-        let mut live = vec![1];
+        let mut last_live = 1;
         let mut priced = step_cost(0, 1);
         let mut met: Hulls = FxHashMap::default();
         met.insert([0; LEVELS], (0, 0));
@@ -167,7 +168,7 @@ impl Growth {
             }
             in_play = reached;
             if a < actions {
-                live.push(count);
+                last_live = count;
                 priced = priced.saturating_add(step_cost(a as usize, count));
                 if priced > limit {
                     return None;
@@ -175,15 +176,20 @@ impl Growth {
             }
         }
         Some(ChainSize {
-            live,
+            steps_cost: priced,
+            last_live,
             pools_met: met.values().map(|&(lo, hi)| u64::from(hi - lo + 1)).sum(),
         })
     }
 
-    /// Whether a scene in this pool ends (its second d12, when that ends
-    /// a scene).
+    /// Whether a scene in the pool `cell` grew ends there (the scene's own
+    /// rule, [`SceneCase::ends`]).
     fn ended(&self, cell: &Cell) -> bool {
-        self.ends_at_2d12 && self.start_d12 + cell[D12_LEVEL] >= 2
+        let mut pool = self.start;
+        for &l in &self.dims {
+            pool[doom_die_step(l as u32)] += cell[l];
+        }
+        self.case.ends(&pool)
     }
 }
 

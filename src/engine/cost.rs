@@ -75,7 +75,7 @@ impl Work {
             Work::OutcomePair => 12_000,
             Work::DoomTableCell => 3_800,
             Work::SceneCell => 1_750,
-            Work::EconomyCell => 9_500,
+            Work::EconomyCell => 1_600,
             Work::ConflictState => 134_000,
             Work::ExtendedMove => 6_100,
             Work::EncounterResolve => 18_300,
@@ -162,6 +162,9 @@ pub struct Forecast {
     /// The steepest growth believed ([`MAX_POWER`], or 1 for a chain over
     /// a bounded set of states).
     max_power: f64,
+    /// The share of the run after which a forecast past the budget
+    /// refuses ([`TRUSTED_SHARE`] unless [`Forecast::trusted_from`]).
+    trusted_share: f64,
 }
 
 /// The steepest growth the forecast believes: the whole run's work as a
@@ -193,7 +196,16 @@ impl Forecast {
             in_play: Vec::new(),
             settles_below: None,
             max_power: MAX_POWER,
+            trusted_share: TRUSTED_SHARE,
         }
+    }
+
+    /// For a chain whose growth slows down for longer than most: its
+    /// forecast is trusted to refuse only from `share` of the run on (before
+    /// that only one [`EARLY_MARGIN`] times past the budget refuses).
+    pub fn trusted_from(mut self, share: f64) -> Forecast {
+        self.trusted_share = share;
+        self
     }
 
     /// For a chain that ends once at most `mass` is still in play: the
@@ -324,7 +336,7 @@ impl Forecast {
         // in its first tenth), so the forecast alone refuses there only
         // what it puts far past the budget; from a quarter of the run on,
         // anything past it.
-        let trusted = self.end().is_some_and(|end| x >= end * TRUSTED_SHARE);
+        let trusted = self.end().is_some_and(|end| x >= end * self.trusted_share);
         if trusted {
             budget.note_forecast(total);
         }

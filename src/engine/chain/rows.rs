@@ -61,6 +61,13 @@ pub trait RowMechanic {
         u64::from(state)
     }
 
+    /// What the budget's forecast of the work to come should know of this
+    /// chain (as [`super::Mechanic::forecast`]); nothing, unless the
+    /// mechanic says so.
+    fn forecast(&self, forecast: Forecast) -> Forecast {
+        forecast
+    }
+
     /// Plays `step` from `state`, whose row is `row`: adds the row, moved,
     /// to the rows of the states it leads to ([`Rows::to`], [`Rows::slot`])
     /// and passes the rows of the plays that end here to [`Rows::absorb`].
@@ -230,7 +237,7 @@ pub fn run_rows<C: RowMechanic>(
     let mut next = Rows::new(0);
     let mut order: Vec<u32> = (0..live.states.len() as u32).collect();
     let mut dropped = 0.0;
-    let mut forecast = Forecast::new(mechanic.steps() as f64, budget);
+    let mut forecast = mechanic.forecast(Forecast::new(mechanic.steps() as f64, budget));
     for step in 0..mechanic.steps() {
         let count = order.len();
         budget.spend(mechanic.work(step, count), &|| {

@@ -171,6 +171,9 @@ fn refusals_come_before_the_work() {
     refused_early("system = \"cortex\"\npool = \"1000d12\"\nvs = \"5d12\"\nkeep = 5");
     refused_early("system = \"cortex\"\npool = \"300d12\"\nvs = \"100d6\"\nkeep = 5");
     refused_early("system = \"advantage\"\ndie = \"d8\"\nparty = 4\nrolls = 200");
+    // Sized from a sample of their states before any table is built.
+    refused_early("system = \"advantage\"\ndie = \"d12\"\nparty = 4\nrolls = 1000");
+    refused_early("system = \"advantage\"\ndie = \"d10\"\nparty = 4\nrolls = 100\nshare = true");
     refused_early("system = \"storytelling\"\ndice = 100000");
 }
 

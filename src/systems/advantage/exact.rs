@@ -51,6 +51,74 @@ struct Row {
 /// grows, and the move's probability.
 type Step = (u32, u32, f64);
 
+/// States sampled to size a large encounter before its tables are built.
+const SAMPLED_STATES: usize = 256;
+
+/// How far past what is left of the budget a sampled estimate must be to
+/// refuse before the build (past the sample's own error; the exact count
+/// after the build decides the rest).
+const ESTIMATE_MARGIN: f64 = 1.1;
+
+/// Works out one state's moves for a roll: its 36 faces, each with every
+/// chance branch, merged by (next state, flags) in the order first reached.
+struct MoveMaker {
+    branches: Vec<(bool, bool, f64)>,
+    /// Where (state, flags) sits in a row's moves, by state and flags
+    /// (flags fit in [`FLAGS`] values: two bits of tier, two of uses, one of
+    /// miss-to-strong); emptied after each row.
+    position: Vec<u32>,
+    outcomes: Vec<(Counters, f64)>,
+    scratch: Vec<(Counters, f64)>,
+}
+
+/// The values a roll's packed flags can take.
+const FLAGS: usize = 32;
+
+impl MoveMaker {
+    fn new(case: &AdvantageCase, space: &StateSpace) -> MoveMaker {
+        MoveMaker {
+            branches: case.chance_branches(),
+            position: vec![u32::MAX; space.len() * FLAGS],
+            outcomes: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    fn of(
+        &mut self,
+        case: &AdvantageCase,
+        space: &StateSpace,
+        kind: RollKind,
+        state: usize,
+    ) -> Vec<Move> {
+        let MoveMaker {
+            branches,
+            position,
+            outcomes,
+            scratch,
+        } = self;
+        let mut out: Vec<Move> = Vec::new();
+        for (counters, flags) in case.face_row(space.counters(state), kind) {
+            case.chance_outcomes_into(counters, kind, branches, outcomes, scratch);
+            for &(next, p) in outcomes.iter() {
+                let to = space.index(next) as u32;
+                let q = p / 36.0;
+                let at = &mut position[to as usize * FLAGS + usize::from(flags)];
+                if *at == u32::MAX {
+                    *at = out.len() as u32;
+                    out.push((to, flags, q));
+                } else {
+                    out[*at as usize].2 += q;
+                }
+            }
+        }
+        for &(to, flags, _) in &out {
+            position[to as usize * FLAGS + usize::from(flags)] = u32::MAX;
+        }
+        out
+    }
+}
+
 impl Row {
     fn new(moves: &[Move], max_step: usize) -> Row {
         let mut targets: Vec<u32> = Vec::new();
@@ -181,6 +249,19 @@ impl RowMechanic for Encounter {
     }
 }
 
+/// The count cells the chain's moves add: for every roll, each move of
+/// its table adds one run per count, as long as the counts so far.
+fn counted_cells(tables: &[Vec<Vec<Move>>], table_of: &[usize], max_step: usize) -> u64 {
+    table_of
+        .iter()
+        .enumerate()
+        .map(|(roll, &table)| {
+            let moves: u64 = tables[table].iter().map(|t| t.len() as u64).sum();
+            COUNTS as u64 * moves * (roll * max_step + 1) as u64
+        })
+        .fold(0u64, u64::saturating_add)
+}
+
 impl AdvantageCase {
     /// The chance steps of one counter as weighted branches `(gained,
     /// reduced, probability)`, leaving out branches that cannot happen.
@@ -243,43 +324,55 @@ impl AdvantageCase {
     /// (next state, flags) with its probability, merged in the order first
     /// reached.
     fn transitions(&self, space: &StateSpace, kind: RollKind) -> Vec<Vec<Move>> {
-        let branches = self.chance_branches();
-        // Where (state, flags) sits in a row's moves, by state and flags
-        // (flags fit in FLAGS values: two bits of tier, two of uses, one of
-        // miss-to-strong); emptied after each row.
-        const FLAGS: usize = 32;
-        let mut position = vec![u32::MAX; space.len() * FLAGS];
-        let (mut outcomes, mut scratch) = (Vec::new(), Vec::new());
-        self.face_table(space, kind)
-            .iter()
-            .map(|row| {
-                let mut out: Vec<Move> = Vec::new();
-                for &(counters, flags) in row {
-                    self.chance_outcomes_into(
-                        counters,
-                        kind,
-                        &branches,
-                        &mut outcomes,
-                        &mut scratch,
-                    );
-                    for &(next, p) in &outcomes {
-                        let to = space.index(next) as u32;
-                        let q = p / 36.0;
-                        let at = &mut position[to as usize * FLAGS + usize::from(flags)];
-                        if *at == u32::MAX {
-                            *at = out.len() as u32;
-                            out.push((to, flags, q));
-                        } else {
-                            out[*at as usize].2 += q;
-                        }
-                    }
-                }
-                for &(to, flags, _) in &out {
-                    position[to as usize * FLAGS + usize::from(flags)] = u32::MAX;
-                }
-                out
-            })
+        let mut moves = MoveMaker::new(self, space);
+        (0..space.len())
+            .map(|state| moves.of(self, space, kind, state))
             .collect()
+    }
+
+    /// The work of the chain's cells estimated from a sample of its
+    /// states, before any table is built: per distinct roll kind, the mean
+    /// number of moves of [`SAMPLED_STATES`] states spread over the space
+    /// (one drawn from each run of neighbouring numbers), times the
+    /// states, times each roll's run of counts. `None` for a space small
+    /// enough to build at once.
+    fn estimated_cells(
+        &self,
+        space: &StateSpace,
+        distinct: &[RollKind],
+        table_of: &[usize],
+    ) -> Option<f64> {
+        let len = space.len();
+        if len <= SAMPLED_STATES {
+            return None;
+        }
+        let mut moves = MoveMaker::new(self, space);
+        let mean_moves: Vec<f64> = distinct
+            .iter()
+            .map(|&kind| {
+                let total: usize = (0..SAMPLED_STATES)
+                    .map(|i| {
+                        // A fixed scramble of the sample's index picks the
+                        // state within its run, so the sample does not line
+                        // up with the counters' digits.
+                        let (from, to) = (i * len / SAMPLED_STATES, (i + 1) * len / SAMPLED_STATES);
+                        let within = (i.wrapping_mul(0x9E37_79B9) >> 7) % (to - from);
+                        moves.of(self, space, kind, from + within).len()
+                    })
+                    .sum();
+                total as f64 / SAMPLED_STATES as f64
+            })
+            .collect();
+        let max_step = usize::from(self.counters);
+        Some(
+            table_of
+                .iter()
+                .enumerate()
+                .map(|(roll, &table)| {
+                    COUNTS as f64 * mean_moves[table] * len as f64 * (roll * max_step + 1) as f64
+                })
+                .sum(),
+        )
     }
 
     /// The exact histograms: a Markov chain stepped roll by roll. For each
@@ -306,34 +399,40 @@ impl AdvantageCase {
                 distinct.push(*kind);
             }
         }
+        let table_of: Vec<usize> = kinds
+            .iter()
+            .map(|kind| distinct.iter().position(|d| d == kind).unwrap_or(0))
+            .collect();
         // Building a table resolves every face of every state, with every
         // chance branch: counted before it is done.
         let states = (usize::from(self.die) as u64).saturating_pow(self.holders() as u32);
         let draws =
             (self.chance_branches().len() as u64).pow(self.chance_holders(kinds[0]).len() as u32);
-        budget.spend(
-            Work::EncounterResolve
-                .cost((distinct.len() as u64).saturating_mul(states * 36 * draws)),
-            &what,
-        )?;
+        let resolves = (distinct.len() as u64).saturating_mul(states * 36 * draws);
         let space = StateSpace::new(self);
+        // A large space is sized from a sample first, so an encounter far
+        // past the budget is refused before its tables are built (which
+        // alone can take longer than a refusal may).
+        let sampled = (distinct.len() * SAMPLED_STATES * 36) as u64 * draws;
+        if space.len() > SAMPLED_STATES {
+            budget.spend(Work::EncounterResolve.cost(sampled), &what)?;
+        }
+        if let Some(cells) = self.estimated_cells(&space, &distinct, &table_of) {
+            let estimate = Work::EncounterResolve.nanos(resolves) as f64
+                + cells * Work::EncounterCell.picos() as f64 / 1000.0;
+            if estimate > budget.remaining() as f64 * ESTIMATE_MARGIN {
+                return Err(ExactError::TooLarge(what()));
+            }
+        }
+        budget.spend(Work::EncounterResolve.cost(resolves), &what)?;
         let tables: Vec<Vec<Vec<Move>>> = distinct
             .iter()
             .map(|kind| self.transitions(&space, *kind))
             .collect();
-        let table_of: Vec<usize> = kinds
-            .iter()
-            .map(|kind| distinct.iter().position(|d| d == kind).unwrap_or(0))
-            .collect();
         let max_step = usize::from(self.counters);
         // Each move adds a run of counts (one per count so far) in a loop the
         // compiler vectorises, priced as `Work::EncounterCell`.
-        let cells: u64 = (0..n)
-            .map(|roll| {
-                let moves: u64 = tables[table_of[roll]].iter().map(|t| t.len() as u64).sum();
-                COUNTS as u64 * moves * (roll * max_step + 1) as u64
-            })
-            .fold(0u64, u64::saturating_add);
+        let cells = counted_cells(&tables, &table_of, max_step);
         budget.spend(Work::EncounterCell.cost(cells), &what)?;
 
         let tables = tables
@@ -559,6 +658,74 @@ mod tests {
         for (a, b) in case.metrics(&chain).iter().zip(case.metrics(&brute)) {
             assert!((a.value.unwrap() - b.value.unwrap()).abs() < 1e-10);
         }
+    }
+
+    #[test]
+    fn the_sampled_size_is_near_the_counted_one() {
+        // Spaces past the sample: parties of 3 and 4, with and without
+        // sharing, chance steps on, two counters of a d12 are only 78
+        // states (built at once).
+        let cases = [
+            AdvantageCase {
+                die: 8,
+                party: 4,
+                rolls: 40,
+                ..AdvantageCase::default()
+            },
+            AdvantageCase {
+                die: 10,
+                party: 3,
+                rolls: 30,
+                share: true,
+                ..AdvantageCase::default()
+            },
+            AdvantageCase {
+                die: 12,
+                party: 4,
+                rolls: 9,
+                gain_chance: 0.25,
+                gm_reduce_chance: 0.5,
+                ..AdvantageCase::default()
+            },
+        ];
+        for case in &cases {
+            let space = StateSpace::new(case);
+            let kinds: Vec<RollKind> = (0..case.rolls as usize)
+                .map(|r| case.roll_kind(r))
+                .collect();
+            let mut distinct: Vec<RollKind> = Vec::new();
+            for kind in &kinds {
+                if !distinct.contains(kind) {
+                    distinct.push(*kind);
+                }
+            }
+            let table_of: Vec<usize> = kinds
+                .iter()
+                .map(|k| distinct.iter().position(|d| d == k).unwrap())
+                .collect();
+            let estimated = case
+                .estimated_cells(&space, &distinct, &table_of)
+                .expect("a space past the sample");
+            let tables: Vec<_> = distinct
+                .iter()
+                .map(|k| case.transitions(&space, *k))
+                .collect();
+            let counted = counted_cells(&tables, &table_of, usize::from(case.counters)) as f64;
+            assert!(
+                (estimated / counted - 1.0).abs() < 0.05,
+                "{case:?}: estimated {estimated} against {counted} counted"
+            );
+        }
+        let two = AdvantageCase {
+            die: 12,
+            counters: 2,
+            rolls: 5,
+            ..AdvantageCase::default()
+        };
+        assert_eq!(
+            two.estimated_cells(&StateSpace::new(&two), &[two.roll_kind(0)], &[0]),
+            None
+        );
     }
 
     #[test]

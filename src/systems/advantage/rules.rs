@@ -237,17 +237,20 @@ impl AdvantageCase {
         kind: RollKind,
     ) -> Vec<[(Counters, u8); 36]> {
         (0..space.len())
-            .map(|state| {
-                let counters = space.counters(state);
-                let mut row = [([0u8; 4], 0u8); 36];
-                for (x, slot) in row.iter_mut().enumerate() {
-                    let dice = ((x / 6 + 1) as u8, (x % 6 + 1) as u8);
-                    let outcome = self.resolve_roll(counters, kind, dice);
-                    *slot = (outcome.counters, outcome.flags());
-                }
-                row
-            })
+            .map(|state| self.face_row(space.counters(state), kind))
             .collect()
+    }
+
+    /// One state's row of [`AdvantageCase::face_table`]: for each of the
+    /// 36 faces, the counters after step 5 and the roll's flags.
+    pub(super) fn face_row(&self, counters: Counters, kind: RollKind) -> [(Counters, u8); 36] {
+        let mut row = [([0u8; 4], 0u8); 36];
+        for (x, slot) in row.iter_mut().enumerate() {
+            let dice = ((x / 6 + 1) as u8, (x % 6 + 1) as u8);
+            let outcome = self.resolve_roll(counters, kind, dice);
+            *slot = (outcome.counters, outcome.flags());
+        }
+        row
     }
 }
 

@@ -175,6 +175,10 @@ fn refusals_come_before_the_work() {
     refused_early("system = \"advantage\"\ndie = \"d12\"\nparty = 4\nrolls = 1000");
     refused_early("system = \"advantage\"\ndie = \"d10\"\nparty = 4\nrolls = 100\nshare = true");
     refused_early("system = \"storytelling\"\ndice = 100000");
+    // Sized before the convolution from the die's rate (a pool of 40,000
+    // was refused only a fifth of a second in).
+    refused_early("system = \"storytelling\"\ndice = 40000");
+    refused_early("system = \"storytelling\"\ndice = 20000\nagain = 8");
 }
 
 #[test]

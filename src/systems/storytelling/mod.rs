@@ -23,6 +23,7 @@ mod actions;
 mod contest;
 mod exact;
 mod extended;
+mod pool_size;
 #[rustfmt::skip]
 pub(crate) mod keys;
 #[rustfmt::skip]

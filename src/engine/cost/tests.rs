@@ -179,6 +179,8 @@ fn refusals_come_before_the_work() {
     // was refused only a fifth of a second in).
     refused_early("system = \"storytelling\"\ndice = 40000");
     refused_early("system = \"storytelling\"\ndice = 20000\nagain = 8");
+    // Each pool of a contest fits alone, the two together do not.
+    refused_early("system = \"storytelling\"\ndice = 20000\nvs_dice = 20000");
 }
 
 #[test]

@@ -121,14 +121,25 @@ impl ContestCase {
         &self,
         budget: &mut Budget,
     ) -> Result<(StHists<f64>, ContestHists<f64>, f64), ExactError> {
-        let (mine, my_dropped) = self.base.exact_hists(budget)?;
-        let (theirs, their_dropped) = self.opponent_case().exact_hists(budget)?;
         let what = || {
             format!(
                 "a contest of {} dice against {}",
                 self.base.rules.pool, self.opponent.pool
             )
         };
+        // Both pools sized before either is convolved: each alone may fit
+        // what the other then leaves too little of.
+        let opponent = self.opponent_case();
+        let tight_from = budget.remaining() / 4;
+        let both = self
+            .base
+            .predicted_nanos(tight_from)
+            .saturating_add(opponent.predicted_nanos(tight_from));
+        if !budget.allows(both) {
+            return Err(ExactError::TooLarge(what()));
+        }
+        let (mine, my_dropped) = self.base.exact_hists(budget)?;
+        let (theirs, their_dropped) = opponent.exact_hists(budget)?;
         let products =
             mine.successes.iter().count() as u64 * theirs.successes.iter().count() as u64;
         budget.spend(Work::MultiplyAdd.cost(products), &what)?;

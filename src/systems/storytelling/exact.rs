@@ -24,15 +24,35 @@ fn naive_multiply_adds(width: usize, dice: usize) -> u64 {
 }
 
 impl StorytellingCase {
+    /// The dice the convolution adds, the drop share each end may cut, and
+    /// one die's success-count chances with its tail left out.
+    fn convolution(&self) -> (i64, f64, (Vec<f64>, f64)) {
+        let rules = &self.rules;
+        let dice = if rules.is_chance() { 1 } else { rules.pool };
+        let share = 0.45 * DROP_GOAL / dice as f64;
+        (dice, share, rules.die_pmf(share))
+    }
+
     /// The multiply-adds [`Self::exact_hists`] is predicted to do
     /// ([`pool_size::predicted_multiply_adds`]).
     #[cfg(test)]
     pub(super) fn predicted_multiply_adds(&self) -> f64 {
-        let rules = &self.rules;
-        let dice = if rules.is_chance() { 1 } else { rules.pool };
-        let share = 0.45 * DROP_GOAL / dice as f64;
-        let (die, _) = rules.die_pmf(share);
+        let (dice, share, (die, _)) = self.convolution();
         pool_size::predicted_multiply_adds(&die, dice as usize, share)
+    }
+
+    /// The budget nanoseconds [`Self::exact_hists`] will take: the bound
+    /// of a convolution that cuts nothing while that is at most `tight_from`,
+    /// past it the prediction from the die's rate (2 to 4 % over the work,
+    /// never under it).
+    pub(super) fn predicted_nanos(&self, tight_from: u64) -> u64 {
+        let (dice, share, (die, _)) = self.convolution();
+        let bound = Work::MultiplyAdd.nanos(naive_multiply_adds(die.len(), dice as usize));
+        if bound <= tight_from {
+            return bound;
+        }
+        let predicted = pool_size::predicted_multiply_adds(&die, dice as usize, share);
+        (predicted * Work::MultiplyAdd.picos() as f64 / 1000.0).min(u64::MAX as f64) as u64
     }
 
     /// The exact outcome histograms and the probability left out. Each die's
@@ -42,19 +62,12 @@ impl StorytellingCase {
     /// the whole drop stays under 0.9 x [`DROP_GOAL`].
     pub fn exact_hists(&self, budget: &mut Budget) -> Result<(StHists<f64>, f64), ExactError> {
         let rules = &self.rules;
-        let dice = if rules.is_chance() { 1 } else { rules.pool };
-        let share = 0.45 * DROP_GOAL / dice as f64;
-        let (die, die_tail) = rules.die_pmf(share);
+        let (dice, share, (die, die_tail)) = self.convolution();
         let what = || format!("a pool of {} dice", rules.pool);
         // A large pool is sized before its first die is added, so a pool
-        // past the budget is refused at once, not a fifth of a second in
-        // (the prediction runs 2 to 4 % over the work, never under it).
-        if !budget.allows(Work::MultiplyAdd.nanos(naive_multiply_adds(die.len(), dice as usize))) {
-            let predicted = pool_size::predicted_multiply_adds(&die, dice as usize, share);
-            let nanos = predicted * Work::MultiplyAdd.picos() as f64 / 1000.0;
-            if nanos > budget.remaining() as f64 {
-                return Err(ExactError::TooLarge(what()));
-            }
+        // past the budget is refused at once, not a fifth of a second in.
+        if !budget.allows(self.predicted_nanos(budget.remaining())) {
+            return Err(ExactError::TooLarge(what()));
         }
         // `pool[i]` is the chance of `fewest + i` successes.
         let mut pool = vec![1.0];

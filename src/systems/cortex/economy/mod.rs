@@ -15,6 +15,9 @@
 //! without the keys to the last bit.
 
 pub(crate) mod chain;
+mod counts;
+mod doom_pools;
+mod hero_table;
 #[cfg(test)]
 mod long_tests;
 mod pools;
@@ -23,6 +26,7 @@ pub(crate) mod rules;
 mod sample;
 #[cfg(test)]
 mod tests;
+mod verdicts;
 
 use serde_json::{json, Map, Value};
 

@@ -1,0 +1,125 @@
+//! Steps 5 and 6 of an economy action read ahead for the Monte Carlo
+//! trial ([`super::sample`]): whether the GM spends a doom die
+//! ([`Economy::gm_spends`]) and whether the action succeeds, and
+//! heroically ([`outcome`]), depend only on the margin of the hero's total
+//! over the reaction and on the value the GM can add. Every such pair is
+//! read once, when the run starts, by those very rules, into what the
+//! action adds to the scene's outcome word ([`Fields::outcome`]), so that
+//! an action reads one entry instead of deciding the GM's spend and
+//! testing its margins.
+
+use super::super::keys::MAX_KEEP;
+use super::super::rules::Rules;
+use super::counts::Fields;
+use super::rules::{outcome, Reaction, MAX_HERO_HELD};
+use super::Economy;
+
+/// The largest face of a Cortex die.
+const MAX_FACE: u32 = 12;
+/// The largest reaction total: `reaction_keep` dice of twelve.
+const MAX_REACTION: u32 = MAX_KEEP as u32 * MAX_FACE;
+/// The largest hero's total: `keep` dice and one more, of twelve.
+const MAX_TOTAL: u32 = MAX_HERO_HELD as u32 * MAX_FACE;
+/// The values the GM can add: none (0), or a face of 2 to 12.
+const VALUES: u32 = MAX_FACE + 1;
+
+/// By margin (offset by [`MAX_REACTION`]) and value the GM can add: what
+/// the action adds to the outcome word.
+pub(super) struct Verdicts {
+    entries: Vec<u64>,
+}
+
+impl Verdicts {
+    pub fn new(economy: &Economy, rules: &Rules, fields: Fields) -> Verdicts {
+        // The margin `total - MAX_REACTION` against the largest reaction,
+        // which keeps every total at or above zero.
+        let entries = (0..=MAX_TOTAL + MAX_REACTION)
+            .flat_map(|total| {
+                (0..VALUES).map(move |value| {
+                    let reaction = Reaction {
+                        total: MAX_REACTION,
+                        added: (value != 0).then_some((value, 0)),
+                    };
+                    Verdicts::decide(economy, rules, fields, total, &reaction)
+                })
+            })
+            .collect();
+        Verdicts { entries }
+    }
+
+    /// Steps 5 and 6 by the rules themselves.
+    fn decide(
+        economy: &Economy,
+        rules: &Rules,
+        fields: Fields,
+        total: u32,
+        reaction: &Reaction,
+    ) -> u64 {
+        let gm = economy.gm_spends(rules, total, reaction);
+        let added = match (gm, reaction.added) {
+            (Some(_), Some((value, _))) => value,
+            _ => 0,
+        };
+        let (success, heroic) = outcome(rules, total, reaction.total + added);
+        fields.outcome(success, heroic, gm.is_some())
+    }
+
+    /// What an action of `total` against `reaction` adds to the outcome
+    /// word ([`Fields::gm_spent`] tells whether the GM spends the added
+    /// die).
+    #[inline(always)]
+    pub fn read(&self, total: u32, reaction: &Reaction) -> u64 {
+        let value = reaction.added.map_or(0, |(value, _)| value);
+        let margin = total + MAX_REACTION - reaction.total;
+        self.entries[(margin * VALUES + value) as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Distinction, GmSpend, HeroSpend};
+    use super::*;
+    use crate::systems::cortex::Ties;
+
+    /// Every total, reaction and value the GM can add read as the rules
+    /// decide them, under both tie rules, two heroic steps and both GM
+    /// spends.
+    #[test]
+    fn the_verdicts_are_the_rules() {
+        for ties in [Ties::Reaction, Ties::Action] {
+            for heroic_step in [1, 5] {
+                for gm_spend in [GmSpend::Never, GmSpend::ToWin] {
+                    let rules = Rules {
+                        ties,
+                        heroic_step,
+                        ..Rules::default()
+                    };
+                    let economy = Economy {
+                        start_plot_points: 0,
+                        hero_spend: HeroSpend::AddToTotal,
+                        spend_below: None,
+                        distinction: Distinction::D8,
+                        gm_spend,
+                    };
+                    let fields = Fields::new(8);
+                    let verdicts = Verdicts::new(&economy, &rules, fields);
+                    for total in 0..=MAX_TOTAL {
+                        for r in 0..=MAX_REACTION {
+                            for value in 0..VALUES {
+                                let reaction = Reaction {
+                                    total: r,
+                                    added: (value != 0).then_some((value, 3)),
+                                };
+                                assert_eq!(
+                                    verdicts.read(total, &reaction),
+                                    Verdicts::decide(&economy, &rules, fields, total, &reaction),
+                                    "{total} vs {reaction:?}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -33,6 +33,7 @@ pub(crate) mod keys;
 pub(crate) mod max_effect;
 #[rustfmt::skip]
 pub(crate) mod metrics;
+mod plot_point_size;
 pub(crate) mod plot_points;
 pub(crate) mod pool_cache;
 mod programme_step;

@@ -80,7 +80,7 @@ impl Work {
             Work::ProgrammeUpdate => 52_000,
             Work::PlotPointUpdate => 45_000,
             Work::PlotPointMiss => 700,
-            Work::MultiplyAdd => 470,
+            Work::MultiplyAdd => 420,
             Work::HitchCell => 950,
             Work::OutcomePair => 12_000,
             Work::DoomTableCell => 3_800,

@@ -187,7 +187,7 @@ fn refusals_come_before_the_work() {
     refused_early("system = \"storytelling\"\ndice = 40000");
     refused_early("system = \"storytelling\"\ndice = 20000\nagain = 8");
     // Each pool of a contest fits alone, the two together do not.
-    refused_early("system = \"storytelling\"\ndice = 20000\nvs_dice = 20000");
+    refused_early("system = \"storytelling\"\ndice = 30000\nvs_dice = 30000");
 }
 
 #[test]

@@ -43,6 +43,7 @@ pub mod scene;
 #[rustfmt::skip]
 pub(crate) mod scene_metrics;
 mod scene_counts;
+mod scene_rolls;
 mod scene_sample;
 mod scene_size;
 pub(crate) mod score;

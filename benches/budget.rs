@@ -61,6 +61,14 @@ plot_points = 3
 difficulty = 25"#,
     ),
     (
+        "plot points 10d12 keep 4, 5 points",
+        r#"system = "cortex"
+pool = "10d12"
+keep = 4
+plot_points = 5
+difficulty = 30"#,
+    ),
+    (
         "max-effect 12d8",
         r#"system = "cortex"
 pool = "12d8"

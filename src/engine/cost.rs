@@ -18,9 +18,15 @@ use super::exact::{Budget, ExactError, INTERACTIVE_NANOS};
 /// A kind of work an exact engine charges.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Work {
-    /// One state x face update of a Cortex programme's hash map (the plain,
-    /// plot-point and `max-effect` programmes, the economy's hero dice).
+    /// One state x face update of a Cortex programme's hash map (the plain
+    /// and `max-effect` programmes, the economy's hero dice).
     ProgrammeUpdate,
+    /// One state x face update of the plot-point programme, whose states
+    /// hold up to 15 dice (larger keys to hash and compare).
+    PlotPointUpdate,
+    /// The wait of one plot-point update per thousand states in play, as
+    /// the programme's map outgrows the cache.
+    PlotPointMiss,
     /// One multiply-add on dense vectors (a Storytelling pool's
     /// convolution, a contest's pairs of counts).
     MultiplyAdd,
@@ -51,8 +57,10 @@ pub enum Work {
 
 impl Work {
     /// Every kind, in the order the docs' table lists them.
-    pub const ALL: [Work; 11] = [
+    pub const ALL: [Work; 13] = [
         Work::ProgrammeUpdate,
+        Work::PlotPointUpdate,
+        Work::PlotPointMiss,
         Work::MultiplyAdd,
         Work::HitchCell,
         Work::OutcomePair,
@@ -70,7 +78,9 @@ impl Work {
     pub const fn picos(self) -> u64 {
         match self {
             Work::ProgrammeUpdate => 52_000,
-            Work::MultiplyAdd => 470,
+            Work::PlotPointUpdate => 45_000,
+            Work::PlotPointMiss => 700,
+            Work::MultiplyAdd => 420,
             Work::HitchCell => 950,
             Work::OutcomePair => 12_000,
             Work::DoomTableCell => 3_800,
@@ -87,6 +97,8 @@ impl Work {
     pub const fn name(self) -> &'static str {
         match self {
             Work::ProgrammeUpdate => "programme update",
+            Work::PlotPointUpdate => "plot-point update",
+            Work::PlotPointMiss => "plot-point miss",
             Work::MultiplyAdd => "multiply-add",
             Work::HitchCell => "hitch cell",
             Work::OutcomePair => "outcome pair",

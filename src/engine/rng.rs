@@ -83,6 +83,15 @@ impl<'a> DieRoller<'a> {
     /// A uniform value in `1..=sides` (`sides` >= 1).
     #[inline(always)]
     pub fn roll(&mut self, sides: u32) -> u32 {
+        self.roll_index(sides) + 1
+    }
+
+    /// [`DieRoller::roll`] less one, a uniform value in `0..sides`, from
+    /// the very draws: for a caller that reads the face as an index or a
+    /// bit's place, where adding the one only to take it off again costs
+    /// an instruction a die.
+    #[inline(always)]
+    pub fn roll_index(&mut self, sides: u32) -> u32 {
         let s = u64::from(sides);
         let mut m = u64::from(self.next_u32()) * s;
         if (m as u32) < sides {
@@ -92,7 +101,7 @@ impl<'a> DieRoller<'a> {
                 m = u64::from(self.next_u32()) * s;
             }
         }
-        (m >> 32) as u32 + 1
+        (m >> 32) as u32
     }
 }
 

@@ -170,6 +170,13 @@ fn refusals_come_before_the_work() {
     refused_early("system = \"cortex\"\npool = \"100000d4\"\ndifficulty = 5");
     refused_early("system = \"cortex\"\npool = \"1000d12\"\nvs = \"5d12\"\nkeep = 5");
     refused_early("system = \"cortex\"\npool = \"300d12\"\nvs = \"100d6\"\nkeep = 5");
+    // Plot points: the programme's states counted before it runs (14d12
+    // with five points once ran 2.2 s before its running check refused).
+    for dice in [14, 20, 100_000] {
+        refused_early(&format!(
+            "system = \"cortex\"\npool = \"{dice}d12\"\nkeep = 4\nplot_points = 5\ndifficulty = 30"
+        ));
+    }
     refused_early("system = \"advantage\"\ndie = \"d8\"\nparty = 4\nrolls = 200");
     // Sized from a sample of their states before any table is built.
     refused_early("system = \"advantage\"\ndie = \"d12\"\nparty = 4\nrolls = 1000");
@@ -180,7 +187,7 @@ fn refusals_come_before_the_work() {
     refused_early("system = \"storytelling\"\ndice = 40000");
     refused_early("system = \"storytelling\"\ndice = 20000\nagain = 8");
     // Each pool of a contest fits alone, the two together do not.
-    refused_early("system = \"storytelling\"\ndice = 20000\nvs_dice = 20000");
+    refused_early("system = \"storytelling\"\ndice = 30000\nvs_dice = 30000");
 }
 
 #[test]

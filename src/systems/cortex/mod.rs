@@ -33,6 +33,7 @@ pub(crate) mod keys;
 pub(crate) mod max_effect;
 #[rustfmt::skip]
 pub(crate) mod metrics;
+mod plot_point_size;
 pub(crate) mod plot_points;
 pub(crate) mod pool_cache;
 mod programme_step;
@@ -42,6 +43,7 @@ pub mod scene;
 #[rustfmt::skip]
 pub(crate) mod scene_metrics;
 mod scene_counts;
+mod scene_rolls;
 mod scene_sample;
 mod scene_size;
 pub(crate) mod score;

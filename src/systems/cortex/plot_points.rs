@@ -19,9 +19,9 @@
 use rustc_hash::FxHashMap;
 
 use crate::dice::Pool;
-use crate::engine::cost::Work;
 use crate::engine::exact::{Budget, ExactError};
 
+use super::plot_point_size::{die_work, predicted_nanos};
 use super::programme_step::{add_die, first_face_to_hold, ProgrammeState};
 use super::rules::{rank_face, total_rank, total_rank_step, Rank, Rules, MAX_KEEP};
 use super::score::{push_die, scored, PoolRoll};
@@ -164,19 +164,20 @@ pub fn plot_point_outcomes<W: Weight>(
     let keep = rules.keep;
     let mut states: FxHashMap<PlotRoll, W> = FxHashMap::default();
     states.insert(PlotRoll::new(keep, plot_points), W::ONE);
-    let mut sides_left: u64 = pool.dice().iter().map(|d| u64::from(d.sides())).sum();
+    // The whole programme counted before it runs (an upper bound of its
+    // states), so a pool past the budget is refused before any work.
+    if !budget.allows(predicted_nanos(pool, keep, plot_points)) {
+        return Err(ExactError::TooLarge(what()));
+    }
     for die in pool.dice() {
         let step = die.step() as u8;
         let sides = die.sides() as u8;
-        if !budget.allows(Work::ProgrammeUpdate.nanos(states.len() as u64 * sides_left)) {
-            return Err(ExactError::TooLarge(what()));
+        let next = add_die(&states, (), step, sides);
+        // Charged once the die is in: its price depends on the map made.
+        for (work, units) in die_work(states.len() as u64, next.len() as u64, u64::from(sides)) {
+            budget.spend(work.cost(units), &what)?;
         }
-        sides_left -= u64::from(sides);
-        budget.spend(
-            Work::ProgrammeUpdate.cost(states.len() as u64 * u64::from(sides)),
-            &what,
-        )?;
-        states = add_die(&states, (), step, sides);
+        states = next;
     }
     let mut joint: FxHashMap<Spent, W> = FxHashMap::default();
     for (state, p) in states {

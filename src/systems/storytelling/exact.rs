@@ -69,21 +69,31 @@ impl StorytellingCase {
         if !budget.allows(self.predicted_nanos(budget.remaining())) {
             return Err(ExactError::TooLarge(what()));
         }
-        // `pool[i]` is the chance of `fewest + i` successes.
+        // `pool[lo + i]` is the chance of `fewest + i` successes. Two rows
+        // are kept and swapped, and the underflowed bottom is skipped by
+        // `lo`, not moved: a large pool's rows pass the allocator's mapped
+        // size, and a fresh row each die (zeroed pages, a shift of the
+        // whole row) cost half again the multiply-adds.
+        let smallest_face = die.iter().copied().filter(|&d| d > 0.0).fold(1.0, f64::min);
+        let normal_products_from = f64::MIN_POSITIVE / smallest_face;
         let mut pool = vec![1.0];
+        let mut next: Vec<f64> = Vec::new();
+        let mut lo = 0;
         let mut fewest = 0;
         let mut dropped = 0.0;
         for added in 0..dice {
+            let row = &pool[lo..];
             // The pool's support only widens, so the dice still to come cost
             // at least this much: refuse at once rather than after a second.
-            let step = (pool.len() * die.len()) as u64;
+            let step = (row.len() * die.len()) as u64;
             let ahead = step.saturating_mul((dice - added) as u64);
             if !budget.allows(Work::MultiplyAdd.nanos(ahead)) {
                 return Err(ExactError::TooLarge(what()));
             }
             budget.spend(Work::MultiplyAdd.cost(step), &what)?;
-            let mut next = vec![0.0; pool.len() + die.len() - 1];
-            for (i, &p) in pool.iter().enumerate() {
+            next.clear();
+            next.resize(row.len() + die.len() - 1, 0.0);
+            for (i, &p) in row.iter().enumerate() {
                 for (j, &d) in die.iter().enumerate() {
                     next[i + j] += p * d;
                 }
@@ -101,18 +111,20 @@ impl StorytellingCase {
             }
             dropped += cut;
             // The fewest successes of a large pool underflow: below the
-            // smallest normal number (about 2.2e-308) their arithmetic runs
-            // many times slower on some processors and no output can show
-            // them, so they are left off, their mass counted as dropped.
+            // smallest normal number (about 2.2e-308) arithmetic runs many
+            // times slower on some processors and no output can show such
+            // chances, so a chance whose product with some face of the die
+            // would fall there is left off, its mass counted as dropped.
             let first = next[..next.len() - 1]
                 .iter()
-                .position(|&p| p >= f64::MIN_POSITIVE)
+                .position(|&p| p >= normal_products_from)
                 .unwrap_or(next.len() - 1);
             dropped += next[..first].iter().sum::<f64>();
-            next.drain(..first);
             fewest += first;
-            pool = next;
+            lo = first;
+            std::mem::swap(&mut pool, &mut next);
         }
+        let pool = &pool[lo..];
         let mut successes = Hist::with_range(0, (fewest + pool.len()) as i64 - 1);
         for (s, &p) in pool.iter().enumerate() {
             successes.add((fewest + s) as i64, p);

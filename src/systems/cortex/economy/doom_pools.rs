@@ -1,12 +1,15 @@
 //! The doom pool's side of an economy action for the Monte Carlo trial
-//! ([`super::sample`]). A block's scenes meet a few pools over and over,
+//! ([`super::sample`]). A worker's scenes meet a few pools over and over,
 //! so each pool met gets a number ([`PoolsMet`]): its dice as one flat
 //! list in the order the pool rolls (largest first), whether it ends the
 //! scene, and the pool each spend and hitch level turns it into, worked
 //! out by [`settle_doom`] the first time and read after; the scenes that
 //! finish on it are counted by number and go into the tally's map once a
-//! block. The roll itself is read as the GM reads it ([`Reaction`]), by
-//! the top-k selection ([`Selected`]) or, for the default rules' two dice
+//! block. The roll itself is read as the GM reads it ([`Reaction`]): from
+//! the pool's table of every roll read ahead ([`PoolTable`], built by
+//! [`DoomDice::reaction`] once the pool has been met about as often as
+//! the table has entries, for pools of at most four dice), else by the
+//! top-k selection ([`Selected`]) or, for the default rules' two dice
 //! summed, by masks of the faces shown ([`Masks`]).
 
 use rustc_hash::FxHashMap;

@@ -7,7 +7,10 @@
 //! [`Economy`] holds the keys; [`rules`] the seven steps of an action, in
 //! one place; [`chain`] the exact method, a chain over (doom pool, plot
 //! points held, whether the GM has spent) on the chain engine; [`sample`]
-//! the Monte Carlo trial on the shared sampler. Both fill the scene's own
+//! the Monte Carlo trial on the shared sampler, reading the hero's rolls
+//! ([`hero_table`]), the doom pool's ([`doom_pools`]) and the action's
+//! verdict ([`verdicts`]) from tables built by those same rules, and
+//! counting its scenes flat ([`counts`]). Both fill the scene's own
 //! [`SceneHists`] and this module's [`EconomyHists`], so every scene metric
 //! is computed one way for both methods. A scene whose economy never plays
 //! (nothing spent and no d4 distinction: at most `start_plot_points` set)

@@ -314,7 +314,6 @@ pub fn floor_dice(
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::rules::Rank;
     use super::super::super::sample::dice_table;
     use super::super::super::scene::dice_in;
     use super::super::rules::{

@@ -16,6 +16,7 @@ use rustc_hash::FxHashMap;
 
 use super::super::rules::{keep_top, total_rank, Rank};
 use super::super::scene::{dice_in, DoomKey, SceneCase, SceneHists};
+use super::digits;
 use super::rules::{settle_doom, DoomDice, Reaction, MAX_DOOM_HELD};
 
 /// Sides of the doom dice by step, d4 .. d12.
@@ -88,11 +89,7 @@ impl PoolTable {
 
     #[inline(always)]
     fn roll(&self, die: &mut impl FnMut(u32) -> u32) -> Reaction {
-        let mut index = 0u32;
-        for &(sides, weight) in &self.digits {
-            index += die(sides) * weight;
-        }
-        let [total, value, step] = self.entries[index as usize];
+        let [total, value, step] = self.entries[digits::index(&self.digits, die) as usize];
         Reaction {
             total: u32::from(total),
             added: (value != 0).then_some((u32::from(value), step)),

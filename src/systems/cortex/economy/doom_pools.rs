@@ -5,7 +5,8 @@
 //! scene, and the pool each spend and hitch level turns it into, worked
 //! out by [`settle_doom`] the first time and read after; the scenes that
 //! finish on it are counted by number and go into the tally's map once a
-//! block. The roll itself is read as the GM reads it ([`Reaction`]): from
+//! block. The roll itself is read as the GM reads it ([`Reaction`], as an
+//! action reads it a [`ReactionKey`]): from
 //! the pool's table of every roll read ahead ([`PoolTable`], built by
 //! [`DoomDice::reaction`] once the pool has been met about as often as
 //! the table has entries, for pools of at most four dice), else by the
@@ -16,7 +17,9 @@ use rustc_hash::FxHashMap;
 
 use super::super::rules::{keep_top, total_rank, Rank};
 use super::super::scene::{dice_in, DoomKey, SceneCase, SceneHists};
+use super::digits;
 use super::rules::{settle_doom, DoomDice, Reaction, MAX_DOOM_HELD};
+use super::verdicts::ReactionKey;
 
 /// Sides of the doom dice by step, d4 .. d12.
 const DOOM_SIDES: [u8; 5] = [4, 6, 8, 10, 12];
@@ -47,11 +50,10 @@ const VISITS_PER_ENTRY: u32 = 1;
 struct PoolTable {
     /// Each die's sides and place value.
     digits: Box<[(u32, u32)]>,
-    /// By the faces, each counted from one: the reaction's total, the
-    /// value the GM can add (0: none) and the step of the die it spends,
-    /// after as many padding entries as the place values add up to, so
-    /// that no face needs one taken off.
-    entries: Box<[[u8; 3]]>,
+    /// By the faces, each counted from one: the reaction as an action
+    /// reads it ([`ReactionKey`]), after as many padding entries as the
+    /// place values add up to, so that no face needs one taken off.
+    entries: Box<[ReactionKey]>,
 }
 
 impl PoolTable {
@@ -75,11 +77,11 @@ impl PoolTable {
             for (&(sides, weight), &[_, step]) in digits.iter().zip(dice) {
                 held.push(slots, step, (index / weight % sides + 1) as u8);
             }
-            let reaction = held.reaction(reaction_keep, slots);
-            let (value, step) = reaction.added.unwrap_or((0, 0));
-            [reaction.total, value, u32::from(step)].map(|n| u8::try_from(n).expect("5d12"))
+            ReactionKey::of(&held.reaction(reaction_keep, slots))
         });
-        let entries = std::iter::repeat_n([0; 3], padding).chain(rolls).collect();
+        let entries = std::iter::repeat_n(ReactionKey::default(), padding)
+            .chain(rolls)
+            .collect();
         PoolTable {
             digits: digits.into(),
             entries,
@@ -87,16 +89,8 @@ impl PoolTable {
     }
 
     #[inline(always)]
-    fn roll(&self, die: &mut impl FnMut(u32) -> u32) -> Reaction {
-        let mut index = 0u32;
-        for &(sides, weight) in &self.digits {
-            index += die(sides) * weight;
-        }
-        let [total, value, step] = self.entries[index as usize];
-        Reaction {
-            total: u32::from(total),
-            added: (value != 0).then_some((u32::from(value), step)),
-        }
+    fn roll(&self, die: &mut impl FnMut(u32) -> u32) -> ReactionKey {
+        self.entries[digits::index(&self.digits, die) as usize]
     }
 }
 
@@ -203,7 +197,7 @@ impl<'a> PoolsMet<'a> {
         pool: u32,
         doom: &impl DoomRolls,
         die: &mut impl FnMut(u32) -> u32,
-    ) -> Reaction {
+    ) -> ReactionKey {
         let met = &mut self.met[pool as usize];
         if let Some(table) = &met.table {
             return table.roll(die);
@@ -212,7 +206,7 @@ impl<'a> PoolsMet<'a> {
         if met.visits == met.table_at {
             self.tabulate(pool);
         }
-        doom.roll(&self.met[pool as usize].dice, &mut self.shown, die)
+        ReactionKey::of(&doom.roll(&self.met[pool as usize].dice, &mut self.shown, die))
     }
 
     /// Pool `pool`'s dice as (sides, step), largest first.
@@ -235,30 +229,26 @@ impl<'a> PoolsMet<'a> {
     }
 
     /// The pool step 7 leaves of pool `pool` ([`settle_doom`]): the GM
-    /// spent a die of step `spent`, if any, and the hero's roll showed
-    /// hitch level `level`.
+    /// spent a die of step `spend - 1`, if `spend` is not 0 (as
+    /// [`ReactionKey::spend`] tells it), and the hero's roll showed hitch
+    /// level `level`.
     #[inline(always)]
-    pub fn settle(&mut self, pool: u32, spent: Option<u8>, level: u8) -> u32 {
-        let next = self.met[pool as usize].next[Self::spent_index(spent)][usize::from(level)];
+    pub fn settle(&mut self, pool: u32, spend: u8, level: u8) -> u32 {
+        let next = self.met[pool as usize].next[usize::from(spend)][usize::from(level)];
         if next != UNKNOWN {
             return next;
         }
-        self.settle_first(pool, spent, level)
+        self.settle_first(pool, spend, level)
     }
 
     #[cold]
     #[inline(never)]
-    fn settle_first(&mut self, pool: u32, spent: Option<u8>, level: u8) -> u32 {
+    fn settle_first(&mut self, pool: u32, spend: u8, level: u8) -> u32 {
         let mut key = self.met[pool as usize].key;
-        settle_doom(&mut key, spent, u32::from(level));
+        settle_doom(&mut key, spend.checked_sub(1), u32::from(level));
         let next = self.number(key);
-        self.met[pool as usize].next[Self::spent_index(spent)][usize::from(level)] = next;
+        self.met[pool as usize].next[usize::from(spend)][usize::from(level)] = next;
         next
-    }
-
-    #[inline(always)]
-    fn spent_index(spent: Option<u8>) -> usize {
-        spent.map_or(0, |step| usize::from(step) + 1)
     }
 
     /// Counts a scene that ran to the end on pool `pool`.
@@ -479,6 +469,7 @@ mod tests {
                     let (mut ra, mut rb) = (DieRoller::new(&mut a), DieRoller::new(&mut b));
                     let want = selected.roll(&dice, &mut shown, &mut |s| ra.roll(s));
                     let got = table.roll(&mut |s| rb.roll(s));
+                    let want = ReactionKey::of(&want);
                     assert_eq!(got, want, "{key:?}, keeping {reaction_keep} of {slots}");
                     assert_eq!(rand::Rng::next_u64(&mut a), rand::Rng::next_u64(&mut b));
                     rng = a;
@@ -507,12 +498,12 @@ mod tests {
             [[12, 4], [6, 1], [6, 1], [4, 0]]
         );
         assert!(!pools.ends(PoolsMet::START));
-        let d12 = pools.settle(PoolsMet::START, Some(1), 4);
+        let d12 = pools.settle(PoolsMet::START, 2, 4);
         assert_eq!(pools.met[d12 as usize].key, [1, 1, 0, 0, 2]);
         assert!(pools.ends(d12));
-        assert_eq!(pools.settle(PoolsMet::START, Some(1), 4), d12);
-        assert_eq!(pools.settle(d12, None, 0), d12);
-        let back = pools.settle(d12, Some(4), 1);
+        assert_eq!(pools.settle(PoolsMet::START, 2, 4), d12);
+        assert_eq!(pools.settle(d12, 0, 0), d12);
+        let back = pools.settle(d12, 5, 1);
         assert_eq!(pools.met[back as usize].key, start);
         assert_eq!(back, PoolsMet::START);
         pools.finish(d12);

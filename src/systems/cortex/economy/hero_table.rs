@@ -18,6 +18,7 @@ use super::super::rules::{keep_top, value_rank, Rank};
 use super::super::sample::dice_table;
 use super::super::scene::doom_die_step;
 use super::counts::Fields;
+use super::digits;
 use super::rules::{action_pool, action_total, HeroDice, Preparation, MAX_HERO_HELD};
 use super::Economy;
 
@@ -178,11 +179,7 @@ impl HeroRolls for HeroTable {
     #[inline(always)]
     fn roll(&self, holding: usize, die: &mut impl FnMut(u32) -> u32) -> HeroEntry {
         let table = &self.tables[holding];
-        let mut index = 0u32;
-        for &(sides, weight) in &table.digits {
-            index += die(sides) * weight;
-        }
-        table.entries[index as usize]
+        table.entries[digits::index(&table.digits, die) as usize]
     }
 }
 

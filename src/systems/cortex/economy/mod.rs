@@ -19,6 +19,7 @@
 
 pub(crate) mod chain;
 mod counts;
+mod digits;
 mod doom_pools;
 mod hero_table;
 #[cfg(test)]

@@ -122,15 +122,16 @@ impl EconomySampler<'_> {
             // Step 5: the whole doom pool rolls, then the GM may spend;
             // step 6.
             let reaction = pools.roll(pool, doom, die);
-            let outcome = self.verdicts.read(u32::from(roll.total), &reaction);
+            let outcome = self.verdicts.read(u32::from(roll.total), reaction);
             outcomes += outcome;
             *won += u64::from(Fields::success(outcome));
             // Step 7's doom dice.
-            let spent = match reaction.added {
-                Some((_, step)) if self.fields.gm_spent(outcome) => Some(step),
-                _ => None,
+            let spend = if self.fields.gm_spent(outcome) {
+                reaction.spend()
+            } else {
+                0
             };
-            pool = pools.settle(pool, spent, roll.level);
+            pool = pools.settle(pool, spend, roll.level);
         }
         if ended {
             tally.scene.ended += 1;

@@ -64,14 +64,39 @@ impl Verdicts {
         fields.outcome(success, heroic, gm.is_some())
     }
 
-    /// What an action of `total` against `reaction` adds to the outcome
-    /// word ([`Fields::gm_spent`] tells whether the GM spends the added
-    /// die).
+    /// What an action of `total` against the reaction `key` adds to the
+    /// outcome word ([`Fields::gm_spent`] tells whether the GM spends the
+    /// added die).
     #[inline(always)]
-    pub fn read(&self, total: u32, reaction: &Reaction) -> u64 {
-        let value = reaction.added.map_or(0, |(value, _)| value);
-        let margin = total + MAX_REACTION - reaction.total;
-        self.entries[(margin * VALUES + value) as usize]
+    pub fn read(&self, total: u32, key: ReactionKey) -> u64 {
+        self.entries[(total * VALUES + (key.0 & 0xffff)) as usize]
+    }
+}
+
+/// A reaction as an action reads it: the part of its verdict's index
+/// ([`Verdicts::read`]) the reaction gives, `(MAX_REACTION - total) *
+/// VALUES + value` (the margin's offset taken out, so that the action
+/// adds only its own total's part), in the low 16 bits, and the step of
+/// the die the GM can add, plus one (0: none), above them. A doom pool's
+/// table holds its rolls so ([`super::doom_pools`]), so that an action
+/// reads one word instead of unpacking the reaction and computing the
+/// margin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) struct ReactionKey(u32);
+
+impl ReactionKey {
+    #[inline(always)]
+    pub fn of(reaction: &Reaction) -> ReactionKey {
+        let (value, spend) = reaction
+            .added
+            .map_or((0, 0), |(value, step)| (value, u32::from(step) + 1));
+        ReactionKey(((MAX_REACTION - reaction.total) * VALUES + value) | spend << 16)
+    }
+
+    /// The step of the die the GM can add, plus one (0: none).
+    #[inline(always)]
+    pub fn spend(self) -> u8 {
+        (self.0 >> 16) as u8
     }
 }
 
@@ -110,8 +135,10 @@ mod tests {
                                     total: r,
                                     added: (value != 0).then_some((value, 3)),
                                 };
+                                let key = ReactionKey::of(&reaction);
+                                assert_eq!(key.spend(), if value != 0 { 4 } else { 0 });
                                 assert_eq!(
-                                    verdicts.read(total, &reaction),
+                                    verdicts.read(total, key),
                                     Verdicts::decide(&economy, &rules, fields, total, &reaction),
                                     "{total} vs {reaction:?}"
                                 );

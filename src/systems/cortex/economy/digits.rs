@@ -66,11 +66,11 @@ mod tests {
             let (mut a, mut b) = (block_rng(4, 7), block_rng(4, 7));
             let (mut ra, mut rb) = (DieRoller::new(&mut a), DieRoller::new(&mut b));
             for _ in 0..2_000 {
-                let got = index(&digits, &mut |s| ra.roll(s));
-                let want = looped(&digits, &mut |s| rb.roll(s));
+                let got = index(&digits, &mut |s| ra.roll_index(s));
+                let want = looped(&digits, &mut |s| rb.roll_index(s));
                 assert_eq!(got, want, "{len} dice");
             }
-            assert_eq!(ra.roll(1_000), rb.roll(1_000), "{len} dice");
+            assert_eq!(ra.roll_index(1_000), rb.roll_index(1_000), "{len} dice");
         }
     }
 }

@@ -50,9 +50,9 @@ const VISITS_PER_ENTRY: u32 = 1;
 struct PoolTable {
     /// Each die's sides and place value.
     digits: Box<[(u32, u32)]>,
-    /// By the faces, each counted from one: the reaction as an action
-    /// reads it ([`ReactionKey`]), after as many padding entries as the
-    /// place values add up to, so that no face needs one taken off.
+    /// By the faces, each counted from zero as the roller draws them
+    /// (`DieRoller::roll_index`), so no face needs one added or taken
+    /// off: the reaction as an action reads it ([`ReactionKey`]).
     entries: Box<[ReactionKey]>,
 }
 
@@ -71,16 +71,14 @@ impl PoolTable {
             })
             .collect();
         digits.reverse();
-        let padding = digits.iter().map(|&(_, weight)| weight as usize).sum();
-        let rolls = (0..weight).map(|index| {
-            let mut held = DoomDice::EMPTY;
-            for (&(sides, weight), &[_, step]) in digits.iter().zip(dice) {
-                held.push(slots, step, (index / weight % sides + 1) as u8);
-            }
-            ReactionKey::of(&held.reaction(reaction_keep, slots))
-        });
-        let entries = std::iter::repeat_n(ReactionKey::default(), padding)
-            .chain(rolls)
+        let entries = (0..weight)
+            .map(|index| {
+                let mut held = DoomDice::EMPTY;
+                for (&(sides, weight), &[_, step]) in digits.iter().zip(dice) {
+                    held.push(slots, step, (index / weight % sides + 1) as u8);
+                }
+                ReactionKey::of(&held.reaction(reaction_keep, slots))
+            })
             .collect();
         PoolTable {
             digits: digits.into(),
@@ -294,7 +292,7 @@ impl<'a> PoolsMet<'a> {
 }
 
 /// How an action reads the doom pool's roll (step 5): its dice, (sides,
-/// step) largest first, thrown by `die`, read as the GM reads them.
+/// step) largest first, thrown by `die` (each face counted from zero), read as the GM reads them.
 /// `shown` is scratch of the rolls' own, kept between actions.
 pub(super) trait DoomRolls {
     fn roll(
@@ -325,7 +323,7 @@ impl<const DOOM: usize> DoomRolls for Selected<DOOM> {
         debug_assert!(self.slots <= DOOM && DOOM <= MAX_DOOM_HELD);
         let mut best = [0 as Rank; DOOM];
         for &[sides, step] in dice {
-            keep_top(&mut best, total_rank(die(u32::from(sides)) as u8, step));
+            keep_top(&mut best, total_rank(die(u32::from(sides)) as u8 + 1, step));
         }
         let mut held = DoomDice::EMPTY;
         held.held[..DOOM].copy_from_slice(&best);
@@ -357,7 +355,7 @@ impl<const SPEND: bool> DoomRolls for Masks<SPEND> {
     ) -> Reaction {
         let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
         for &[sides, step] in dice {
-            let face = die(u32::from(sides));
+            let face = die(u32::from(sides)) + 1;
             let bit = 1u32 << face;
             if SPEND {
                 thrice |= twice & bit;
@@ -432,11 +430,11 @@ mod tests {
                     reaction_keep: 2,
                     slots,
                 };
-                let want = selected.roll(&dice, &mut shown, &mut |s| ra.roll(s));
+                let want = selected.roll(&dice, &mut shown, &mut |s| ra.roll_index(s));
                 let got = if slots == 3 {
-                    Masks::<true>.roll(&dice, &mut shown, &mut |s| rb.roll(s))
+                    Masks::<true>.roll(&dice, &mut shown, &mut |s| rb.roll_index(s))
                 } else {
-                    Masks::<false>.roll(&dice, &mut shown, &mut |s| rb.roll(s))
+                    Masks::<false>.roll(&dice, &mut shown, &mut |s| rb.roll_index(s))
                 };
                 assert_eq!(got, want, "{key:?}, {slots} slots");
                 assert_eq!(rand::Rng::next_u64(&mut a), rand::Rng::next_u64(&mut b));
@@ -467,8 +465,8 @@ mod tests {
                 for _ in 0..2_000 {
                     let (mut a, mut b) = (rng.clone(), rng.clone());
                     let (mut ra, mut rb) = (DieRoller::new(&mut a), DieRoller::new(&mut b));
-                    let want = selected.roll(&dice, &mut shown, &mut |s| ra.roll(s));
-                    let got = table.roll(&mut |s| rb.roll(s));
+                    let want = selected.roll(&dice, &mut shown, &mut |s| ra.roll_index(s));
+                    let got = table.roll(&mut |s| rb.roll_index(s));
                     let want = ReactionKey::of(&want);
                     assert_eq!(got, want, "{key:?}, keeping {reaction_keep} of {slots}");
                     assert_eq!(rand::Rng::next_u64(&mut a), rand::Rng::next_u64(&mut b));

@@ -94,7 +94,8 @@ impl Holdings {
 }
 
 /// How an action rolls the hero's pool: its dice thrown by `die` in the
-/// pool's order, read as a [`HeroEntry`].
+/// pool's order (each face counted from zero, `DieRoller::roll_index`),
+/// read as a [`HeroEntry`].
 pub(super) trait HeroRolls {
     fn roll(&self, holding: usize, die: &mut impl FnMut(u32) -> u32) -> HeroEntry;
 }
@@ -109,9 +110,9 @@ const ROLLS_PER_ENTRY: u64 = 8;
 struct Table {
     /// Each die's sides and place value, the first die's the largest.
     digits: Vec<(u32, u32)>,
-    /// By the faces read as digits, each counted from one: the entries,
-    /// after as many padding entries as the place values add up to, so
-    /// that no face needs one taken off.
+    /// By the faces read as digits, each counted from zero as the roller
+    /// draws them (`DieRoller::roll_index`), so no face needs one added or
+    /// taken off: the entries.
     entries: Vec<HeroEntry>,
 }
 
@@ -155,17 +156,15 @@ impl HeroTable {
                 })
                 .collect();
             digits.reverse();
-            let padding = digits.iter().map(|&(_, weight)| weight as usize).sum();
             let prep = holdings.preps[holding];
-            let rolls = (0..weight).map(|index| {
-                let mut hero = HeroDice::EMPTY;
-                for &(sides, weight) in &digits {
-                    hero.push(keep, (index / weight % sides + 1) as u8);
-                }
-                HeroEntry::of(economy, keep, prep, fields, &hero)
-            });
-            let entries = std::iter::repeat_n(HeroEntry::default(), padding)
-                .chain(rolls)
+            let entries = (0..weight)
+                .map(|index| {
+                    let mut hero = HeroDice::EMPTY;
+                    for &(sides, weight) in &digits {
+                        hero.push(keep, (index / weight % sides + 1) as u8);
+                    }
+                    HeroEntry::of(economy, keep, prep, fields, &hero)
+                })
                 .collect();
             Table { digits, entries }
         };
@@ -203,7 +202,7 @@ impl<const HERO: usize> HeroRolls for Scored<'_, HERO> {
         let mut hero = HeroDice::EMPTY;
         let mut best = [0 as Rank; HERO];
         for &(_, sides) in &self.holdings.dice[holding] {
-            let face = die(u32::from(sides)) as u8;
+            let face = die(u32::from(sides)) as u8 + 1;
             keep_top(&mut best, value_rank(face));
             hero.hitches += u32::from(face == 1);
         }
@@ -284,8 +283,8 @@ mod tests {
                 for i in 0..3_000 {
                     let holding = i % HOLDINGS;
                     assert_eq!(
-                        table.roll(holding, &mut |s| ra.roll(s)),
-                        scored.roll(holding, &mut |s| rb.roll(s)),
+                        table.roll(holding, &mut |s| ra.roll_index(s)),
+                        scored.roll(holding, &mut |s| rb.roll_index(s)),
                         "{pool}, keep {keep}, {economy:?}"
                     );
                 }

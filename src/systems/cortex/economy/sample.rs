@@ -209,7 +209,7 @@ impl WithRolls for Block<'_, '_, '_, '_> {
         rng::with_local(self.rng, |rng| {
             for _ in 0..self.trials {
                 let mut roller = DieRoller::new(rng);
-                let die = &mut |sides| roller.roll(sides);
+                let die = &mut |sides| roller.roll_index(sides);
                 let tallies = (&mut counts, &mut *tally);
                 sampler.play((hero, doom), pools, die, tallies);
             }
@@ -243,7 +243,12 @@ impl<'a> Sampler for EconomySampler<'a> {
     fn trial(&self, rng: &mut DiceRng, tally: &mut Self::Tally) {
         let mut roller = DieRoller::new(rng);
         let pools = tally.pools.get_or_insert_with(|| self.pools());
-        self.play_alone(1, &mut |sides| roller.roll(sides), pools, &mut tally.counts);
+        self.play_alone(
+            1,
+            &mut |sides| roller.roll_index(sides),
+            pools,
+            &mut tally.counts,
+        );
     }
 
     fn block(&self, rng: &mut DiceRng, trials: u64, tally: &mut Self::Tally) {
@@ -308,8 +313,15 @@ pub fn floor_dice(
     let sampler = sampler(case, economy, trials);
     let mut tally = sampler.new_tally();
     let mut pools = sampler.pools();
-    super::super::scene_sample::recorded_dice(trials, seed, |mut die| {
-        sampler.play_alone(1, &mut die, &mut pools, &mut tally.counts)
+    super::super::scene_sample::recorded_dice(trials, seed, |die| {
+        // The recorder's die gives faces from one, the scene reads them
+        // from zero.
+        sampler.play_alone(
+            1,
+            &mut |sides| die(sides) - 1,
+            &mut pools,
+            &mut tally.counts,
+        )
     })
 }
 
@@ -487,5 +499,44 @@ mod tests {
                 assert_eq!(blocked.counts, old.counts, "{what}, two blocks");
             }
         }
+    }
+
+    /// The benches' floor throws the very dice the trials throw: played by
+    /// the old reference from the same stream (faces from one), each scene
+    /// throws as many dice, of the same sides, as the floor records.
+    #[test]
+    fn the_floor_throws_the_trials_dice() {
+        let economy = Economy {
+            start_plot_points: 1,
+            hero_spend: HeroSpend::AddToTotal,
+            spend_below: Some(12),
+            distinction: Distinction::D4WhenBroke,
+            gm_spend: GmSpend::ToWin,
+        };
+        let case = SceneCase {
+            pool: Pool::parse_cortex("d10 2d8 d6").unwrap(),
+            doom: Pool::parse_cortex("2d6").unwrap(),
+            actions: 8,
+            rules: Rules::default(),
+            end_at_2d12: true,
+            economy: Some(economy),
+        };
+        let (sides, counts) = floor_dice(&case, &economy, 2_000, 7);
+        let sampler = sampler(&case, &economy, 2_000);
+        let mut tally = sampler.new_tally();
+        let mut rng = block_rng(7, 0);
+        let (mut thrown, mut per_scene) = (Vec::new(), Vec::new());
+        for _ in 0..2_000 {
+            let before = thrown.len();
+            let mut roller = DieRoller::new(&mut rng);
+            let die = &mut |s: u32| {
+                thrown.push(s as u8);
+                roller.roll(s)
+            };
+            old_play(&sampler, die, &mut tally.counts);
+            per_scene.push((thrown.len() - before) as u32);
+        }
+        assert_eq!(counts, per_scene);
+        assert_eq!(sides, thrown);
     }
 }

@@ -25,6 +25,7 @@
 //! against each other.
 
 pub mod conflict;
+mod digits;
 pub(crate) mod doom_chain;
 pub mod economy;
 pub(crate) mod exact;

@@ -8,6 +8,7 @@
 //! one (`DieRoller::roll_index`): the faces are read as indices, so no one
 //! is added a die only to be taken off again.
 
+use super::digits;
 use super::rules::{held_total, keep_top, value_rank};
 use super::scene::{doom_die_step, DoomKey};
 use super::score::{score_stream, PoolRoll};
@@ -143,17 +144,7 @@ impl ActionTable {
         {
             return None;
         }
-        let mut weight = 1u32;
-        let mut digits: Vec<(u32, u32)> = action
-            .iter()
-            .rev()
-            .map(|&(_, sides)| {
-                let digit = (u32::from(sides), weight);
-                weight *= u32::from(sides);
-                digit
-            })
-            .collect();
-        digits.reverse();
+        let (digits, _) = digits::place_values(action.iter().map(|&(_, sides)| u32::from(sides)));
         let mut scores: Box<[u16; MAX_ACTION_TABLE]> = vec![0; MAX_ACTION_TABLE]
             .into_boxed_slice()
             .try_into()

@@ -19,6 +19,7 @@ use std::sync::{Mutex, OnceLock};
 use crate::dice::Pool;
 use crate::engine::monte_carlo::{self, Interrupted, McSettings, Sampler};
 use crate::engine::rng::{self, DiceRng, DieRoller};
+use crate::systems::cortex::digits;
 use crate::systems::cortex::keys::MAX_KEEP;
 use crate::systems::cortex::sample::roll_lanes;
 use crate::systems::cortex::score::LANES;
@@ -163,17 +164,7 @@ impl Prepared {
         } else {
             None
         };
-        let mut weight = 1u32;
-        let mut digits: Vec<(u32, u32)> = dice
-            .iter()
-            .rev()
-            .map(|&(_, sides)| {
-                let digit = (u32::from(sides), weight);
-                weight = weight.wrapping_mul(u32::from(sides));
-                digit
-            })
-            .collect();
-        digits.reverse();
+        let (digits, _) = digits::place_values(dice.iter().map(|&(_, sides)| u32::from(sides)));
         Prepared {
             dice,
             digits,

@@ -15,9 +15,9 @@
 
 use rustc_hash::FxHashMap;
 
+use super::super::digits;
 use super::super::rules::{keep_top, total_rank, Rank};
 use super::super::scene::{dice_in, DoomKey, SceneCase, SceneHists};
-use super::digits;
 use super::rules::{settle_doom, DoomDice, Reaction, MAX_DOOM_HELD};
 use super::verdicts::ReactionKey;
 
@@ -60,18 +60,8 @@ impl PoolTable {
     /// The table of `dice` (sides, step) read by `reaction_keep` and
     /// `slots` ([`DoomDice::reaction`]).
     fn new(dice: &[[u8; 2]], reaction_keep: usize, slots: usize) -> PoolTable {
-        let mut weight = 1u32;
-        let mut digits: Vec<(u32, u32)> = dice
-            .iter()
-            .rev()
-            .map(|&[sides, _]| {
-                let digit = (u32::from(sides), weight);
-                weight *= u32::from(sides);
-                digit
-            })
-            .collect();
-        digits.reverse();
-        let entries = (0..weight)
+        let (digits, rolls) = digits::place_values(dice.iter().map(|&[sides, _]| u32::from(sides)));
+        let entries = (0..rolls)
             .map(|index| {
                 let mut held = DoomDice::EMPTY;
                 for (&(sides, weight), &[_, step]) in digits.iter().zip(dice) {

@@ -14,11 +14,11 @@
 
 use crate::dice::Pool;
 
+use super::super::digits;
 use super::super::rules::{keep_top, value_rank, Rank};
 use super::super::sample::dice_table;
 use super::super::scene::doom_die_step;
 use super::counts::Fields;
-use super::digits;
 use super::rules::{action_pool, action_total, HeroDice, Preparation, MAX_HERO_HELD};
 use super::Economy;
 
@@ -145,19 +145,10 @@ impl HeroTable {
         }
         let table = |holding: usize| {
             let dice = &holdings.dice[holding];
-            let mut weight = 1u32;
-            let mut digits: Vec<(u32, u32)> = dice
-                .iter()
-                .rev()
-                .map(|&(_, sides)| {
-                    let digit = (u32::from(sides), weight);
-                    weight *= u32::from(sides);
-                    digit
-                })
-                .collect();
-            digits.reverse();
+            let (digits, rolls) =
+                digits::place_values(dice.iter().map(|&(_, sides)| u32::from(sides)));
             let prep = holdings.preps[holding];
-            let entries = (0..weight)
+            let entries = (0..rolls)
                 .map(|index| {
                     let mut hero = HeroDice::EMPTY;
                     for &(sides, weight) in &digits {

@@ -19,7 +19,6 @@
 
 pub(crate) mod chain;
 mod counts;
-mod digits;
 mod doom_pools;
 mod hero_table;
 #[cfg(test)]

@@ -33,18 +33,21 @@ pub(super) fn place_values(sides: impl DoubleEndedIterator<Item = u32>) -> (Vec<
 #[inline(always)]
 pub(super) fn index(digits: &[(u32, u32)], die: &mut impl FnMut(u32) -> u32) -> u32 {
     match digits.len() {
-        2 => fixed::<2>(digits, die),
-        3 => fixed::<3>(digits, die),
-        4 => fixed::<4>(digits, die),
-        5 => fixed::<5>(digits, die),
+        2 => fixed::<2>(digits.try_into().expect("2 digits"), die),
+        3 => fixed::<3>(digits.try_into().expect("3 digits"), die),
+        4 => fixed::<4>(digits.try_into().expect("4 digits"), die),
+        5 => fixed::<5>(digits.try_into().expect("5 digits"), die),
         _ => looped(digits, die),
     }
 }
 
-/// [`index`] over `N` digits, unrolled.
+/// [`index`] over `N` digits, unrolled: for a caller that knows its
+/// length when compiled, without the branch that chooses it.
 #[inline(always)]
-fn fixed<const N: usize>(digits: &[(u32, u32)], die: &mut impl FnMut(u32) -> u32) -> u32 {
-    let digits: &[(u32, u32); N] = digits.try_into().expect("N digits");
+pub(super) fn fixed<const N: usize>(
+    digits: &[(u32, u32); N],
+    die: &mut impl FnMut(u32) -> u32,
+) -> u32 {
     let mut index = 0u32;
     for &(sides, weight) in digits {
         index += die(sides) * weight;

@@ -165,6 +165,36 @@ impl HeroTable {
     }
 }
 
+impl HeroTable {
+    /// The tables read as [`SameLength`], when every holding's pool has
+    /// `N` dice.
+    pub fn same_length<const N: usize>(&self) -> Option<SameLength<'_, N>> {
+        let mut digits = [[(0, 0); N]; HOLDINGS];
+        for (fixed, table) in digits.iter_mut().zip(&self.tables) {
+            *fixed = table.digits[..].try_into().ok()?;
+        }
+        Some(SameLength {
+            digits,
+            entries: self.tables.each_ref().map(|table| &table.entries[..]),
+        })
+    }
+}
+
+/// A [`HeroTable`] whose holdings' pools all have `N` dice, known when
+/// compiled: the index is read without choosing its length each action
+/// ([`digits::fixed`]).
+pub(super) struct SameLength<'a, const N: usize> {
+    digits: [[(u32, u32); N]; HOLDINGS],
+    entries: [&'a [HeroEntry]; HOLDINGS],
+}
+
+impl<const N: usize> HeroRolls for SameLength<'_, N> {
+    #[inline(always)]
+    fn roll(&self, holding: usize, die: &mut impl FnMut(u32) -> u32) -> HeroEntry {
+        self.entries[holding][digits::fixed(&self.digits[holding], die) as usize]
+    }
+}
+
 impl HeroRolls for HeroTable {
     #[inline(always)]
     fn roll(&self, holding: usize, die: &mut impl FnMut(u32) -> u32) -> HeroEntry {
@@ -281,6 +311,48 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A table read at a length known when compiled is there exactly when
+    /// every holding's pool has that many dice, and reads the entries the
+    /// table reads from the same dice.
+    #[test]
+    fn the_same_length_table_reads_the_table() {
+        fn check<const N: usize>(pool: &str) -> usize {
+            let pool = Pool::parse_cortex(pool).unwrap();
+            let mut read = 0;
+            for economy in economies() {
+                let holdings = Holdings::new(&economy, &pool);
+                let fields = Fields::new(8);
+                let table = HeroTable::new(&economy, 2, fields, &holdings, u64::MAX).unwrap();
+                let all_n = holdings.dice.iter().all(|dice| dice.len() == N);
+                let Some(same) = table.same_length::<N>() else {
+                    assert!(!all_n, "{pool}, {economy:?}");
+                    continue;
+                };
+                assert!(all_n, "{pool}, {economy:?}");
+                read += 1;
+                let (mut a, mut b) = (block_rng(3, 1), block_rng(3, 1));
+                let (mut ra, mut rb) = (DieRoller::new(&mut a), DieRoller::new(&mut b));
+                for i in 0..3_000 {
+                    let holding = i % HOLDINGS;
+                    assert_eq!(
+                        same.roll(holding, &mut |s| ra.roll_index(s)),
+                        table.roll(holding, &mut |s| rb.roll_index(s)),
+                        "{pool}, {economy:?}"
+                    );
+                }
+                assert_eq!(ra.roll_index(1_000), rb.roll_index(1_000));
+            }
+            read
+        }
+        assert!(check::<3>("d8 d6 d4") > 0);
+        assert!(check::<4>("d10 2d8 d6") > 0);
+        assert!(check::<5>("d10 d8 d6 d4 d4") > 0);
+        // A d6 for a plot point makes some holding's pool a die longer:
+        // of the eight economies, only the six that never add it have two
+        // dice in every holding.
+        assert_eq!(check::<2>("d10 d8"), 6);
     }
 
     #[test]

@@ -53,7 +53,18 @@ impl EconomySampler<'_> {
         let keep = self.case.rules.keep;
         let (economy, holdings, fields) = (self.economy, &self.holdings, self.fields);
         match &self.table {
-            Some(table) => self.dispatch_doom(table, work),
+            // The lengths hero pools have most, three to five dice.
+            Some(table) => {
+                if let Some(same) = table.same_length::<3>() {
+                    self.dispatch_doom(&same, work)
+                } else if let Some(same) = table.same_length::<4>() {
+                    self.dispatch_doom(&same, work)
+                } else if let Some(same) = table.same_length::<5>() {
+                    self.dispatch_doom(&same, work)
+                } else {
+                    self.dispatch_doom(table, work)
+                }
+            }
             None if keep == 2 => self.dispatch_doom(
                 &Scored::<3> {
                     economy,

@@ -29,6 +29,18 @@ const DOOM_SIDES: [u8; 5] = [4, 6, 8, 10, 12];
 const LEVELS: usize = 5;
 /// A move not yet worked out.
 const UNKNOWN: u32 = u32::MAX;
+/// Slots of a pool's successors: a power of two at least as many as the
+/// spends (none, or a die of each step) times the hitch levels, so that
+/// an index masked to it needs no bounds check.
+const NEXT_SLOTS: usize = ((1 + DOOM_SIDES.len()) * LEVELS).next_power_of_two();
+
+/// The slot of the successor after spend `spend` (the step of the die
+/// the GM spent, plus one; 0: none) and hitch level `level`.
+#[inline(always)]
+fn next_slot(spend: u8, level: u8) -> usize {
+    debug_assert!(usize::from(spend) <= DOOM_SIDES.len() && usize::from(level) < LEVELS);
+    (usize::from(spend) * LEVELS + usize::from(level)) & (NEXT_SLOTS - 1)
+}
 /// Pools and listed dice past which the numbers start over (between
 /// scenes), so that long scenes, which rarely meet a pool twice, hold
 /// bounded memory.
@@ -96,8 +108,9 @@ struct Met {
     visits: u32,
     table_at: u32,
     /// By the step of the die the GM spent, plus one (0: none), and by
-    /// the hitch level: the pool step 7 leaves, or [`UNKNOWN`].
-    next: [[u32; LEVELS]; 1 + DOOM_SIDES.len()],
+    /// the hitch level ([`next_slot`]): the pool step 7 leaves, or
+    /// [`UNKNOWN`].
+    next: [u32; NEXT_SLOTS],
     /// Scenes of the block that finished on it.
     finals: u64,
 }
@@ -164,7 +177,7 @@ impl<'a> PoolsMet<'a> {
             table: None,
             visits: 0,
             table_at,
-            next: [[UNKNOWN; LEVELS]; 1 + DOOM_SIDES.len()],
+            next: [UNKNOWN; NEXT_SLOTS],
             finals: 0,
         });
         self.numbers.insert(key, n);
@@ -222,7 +235,7 @@ impl<'a> PoolsMet<'a> {
     /// level `level`.
     #[inline(always)]
     pub fn settle(&mut self, pool: u32, spend: u8, level: u8) -> u32 {
-        let next = self.met[pool as usize].next[usize::from(spend)][usize::from(level)];
+        let next = self.met[pool as usize].next[next_slot(spend, level)];
         if next != UNKNOWN {
             return next;
         }
@@ -235,7 +248,7 @@ impl<'a> PoolsMet<'a> {
         let mut key = self.met[pool as usize].key;
         settle_doom(&mut key, spend.checked_sub(1), u32::from(level));
         let next = self.number(key);
-        self.met[pool as usize].next[usize::from(spend)][usize::from(level)] = next;
+        self.met[pool as usize].next[next_slot(spend, level)] = next;
         next
     }
 

@@ -26,14 +26,20 @@ const VALUES: u32 = MAX_FACE + 1;
 /// By margin (offset by [`MAX_REACTION`]) and value the GM can add: what
 /// the action adds to the outcome word.
 pub(super) struct Verdicts {
-    entries: Vec<u64>,
+    /// [`ENTRIES`] long, past the last index: an index masked to it
+    /// needs no bounds check.
+    entries: Box<[u64; ENTRIES]>,
 }
+
+/// The verdicts' indices, `(MAX_TOTAL + MAX_REACTION) * VALUES` and the
+/// largest value, rounded up to a power of two.
+const ENTRIES: usize = (((MAX_TOTAL + MAX_REACTION + 1) * VALUES) as usize).next_power_of_two();
 
 impl Verdicts {
     pub fn new(economy: &Economy, rules: &Rules, fields: Fields) -> Verdicts {
         // The margin `total - MAX_REACTION` against the largest reaction,
         // which keeps every total at or above zero.
-        let entries = (0..=MAX_TOTAL + MAX_REACTION)
+        let mut entries: Vec<u64> = (0..=MAX_TOTAL + MAX_REACTION)
             .flat_map(|total| {
                 (0..VALUES).map(move |value| {
                     let reaction = Reaction {
@@ -44,7 +50,10 @@ impl Verdicts {
                 })
             })
             .collect();
-        Verdicts { entries }
+        entries.resize(ENTRIES, 0);
+        Verdicts {
+            entries: entries.try_into().expect("ENTRIES long"),
+        }
     }
 
     /// Steps 5 and 6 by the rules themselves.
@@ -69,7 +78,9 @@ impl Verdicts {
     /// added die).
     #[inline(always)]
     pub fn read(&self, total: u32, key: ReactionKey) -> u64 {
-        self.entries[(total * VALUES + (key.0 & 0xffff)) as usize]
+        let index = (total * VALUES + (key.0 & 0xffff)) as usize;
+        debug_assert!(index < ((MAX_TOTAL + MAX_REACTION + 1) * VALUES) as usize);
+        self.entries[index & (ENTRIES - 1)]
     }
 }
 

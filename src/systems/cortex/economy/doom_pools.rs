@@ -185,24 +185,55 @@ impl<'a> PoolsMet<'a> {
     }
 
     /// Whether the GM ends the scene before an action from pool `pool`.
-    #[inline(always)]
-    pub fn ends(&self, pool: u32) -> bool {
+    #[cfg(test)]
+    fn ends(&self, pool: u32) -> bool {
         self.met[pool as usize].ends
     }
 
-    /// Pool `pool`'s roll, its dice thrown by `die` largest first, read
-    /// from its table when it has one, else by `doom`.
+    /// One action from pool `pool` (steps 1 to 7), or `None` when the GM
+    /// ends the scene before it: the hero rolls by `hero`, then the pool
+    /// by its table when it has one, else by `doom`, every die thrown by
+    /// `die` (the pool's largest first); `verdict` reads both and tells
+    /// the GM's spend (as [`ReactionKey::spend`] tells it, 0 for none) and
+    /// the hero's hitch level. The pool step 7 leaves, read with the pool
+    /// looked up once when it has a table.
     #[inline(always)]
-    pub fn roll(
+    pub fn act<F: FnMut(u32) -> u32, R>(
+        &mut self,
+        pool: u32,
+        doom: &impl DoomRolls,
+        die: &mut F,
+        hero: impl FnOnce(&mut F) -> R,
+        verdict: impl FnOnce(R, ReactionKey) -> (u8, u8),
+    ) -> Option<u32> {
+        let met = &self.met[pool as usize];
+        if met.ends {
+            return None;
+        }
+        let rolled = hero(die);
+        if let Some(table) = &met.table {
+            let (spend, level) = verdict(rolled, table.roll(die));
+            let next = met.next[next_slot(spend, level)];
+            if next != UNKNOWN {
+                return Some(next);
+            }
+            return Some(self.settle_first(pool, spend, level));
+        }
+        let reaction = self.roll_untabled(pool, doom, die);
+        let (spend, level) = verdict(rolled, reaction);
+        Some(self.settle(pool, spend, level))
+    }
+
+    /// Pool `pool`'s roll by `doom`, for a pool with no table yet: counts
+    /// the visit, and builds the table once the visits repay it.
+    #[inline(always)]
+    fn roll_untabled(
         &mut self,
         pool: u32,
         doom: &impl DoomRolls,
         die: &mut impl FnMut(u32) -> u32,
     ) -> ReactionKey {
         let met = &mut self.met[pool as usize];
-        if let Some(table) = &met.table {
-            return table.roll(die);
-        }
         met.visits += 1;
         if met.visits == met.table_at {
             self.tabulate(pool);

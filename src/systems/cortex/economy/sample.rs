@@ -121,28 +121,37 @@ impl EconomySampler<'_> {
         let (mut outcomes, mut points) = (0u64, 0u64);
         let mut ended = false;
         for won in tally.scene.success_by_action.iter_mut() {
-            // Step 1.
-            if pools.ends(pool) {
+            let next = pools.act(
+                pool,
+                doom,
+                die,
+                // Steps 2 to 4, and step 7's plot points.
+                |die| {
+                    let roll = hero.roll(holding(held), die);
+                    held = held.wrapping_add_signed(i32::from(roll.delta));
+                    points += u64::from(roll.points);
+                    roll
+                },
+                // Step 5: the whole doom pool rolled, then the GM may
+                // spend; step 6, and what step 7 reads.
+                |roll, reaction| {
+                    let outcome = self.verdicts.read(u32::from(roll.total), reaction);
+                    outcomes += outcome;
+                    *won += u64::from(Fields::success(outcome));
+                    let spend = if self.fields.gm_spent(outcome) {
+                        reaction.spend()
+                    } else {
+                        0
+                    };
+                    (spend, roll.level)
+                },
+            );
+            // Step 1: the GM ends the scene before the action.
+            let Some(next) = next else {
                 ended = true;
                 break;
-            }
-            // Steps 2 to 4, and step 7's plot points.
-            let roll = hero.roll(holding(held), die);
-            held = held.wrapping_add_signed(i32::from(roll.delta));
-            points += u64::from(roll.points);
-            // Step 5: the whole doom pool rolls, then the GM may spend;
-            // step 6.
-            let reaction = pools.roll(pool, doom, die);
-            let outcome = self.verdicts.read(u32::from(roll.total), reaction);
-            outcomes += outcome;
-            *won += u64::from(Fields::success(outcome));
-            // Step 7's doom dice.
-            let spend = if self.fields.gm_spent(outcome) {
-                reaction.spend()
-            } else {
-                0
             };
-            pool = pools.settle(pool, spend, roll.level);
+            pool = next;
         }
         if ended {
             tally.scene.ended += 1;

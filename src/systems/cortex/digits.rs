@@ -6,8 +6,9 @@
 //! every caller; [`index`] sums faces times weights. A pool's length is
 //! known only at run time, and a loop over it pays a counter, a compare
 //! and a branch a die on top of the product; the lengths the tables meet
-//! most, two to five dice, are read by arrays of that length, which
-//! unroll, one branch an action choosing.
+//! most, one to six dice (a doom pool the GM has spent down to one die
+//! among them), are read by arrays of that length, which unroll, one
+//! branch an action choosing.
 
 /// Each die's sides and place value, in the dice's order, and the number
 /// of rolls they number (every die's sides multiplied): the last die's
@@ -33,10 +34,12 @@ pub(super) fn place_values(sides: impl DoubleEndedIterator<Item = u32>) -> (Vec<
 #[inline(always)]
 pub(super) fn index(digits: &[(u32, u32)], die: &mut impl FnMut(u32) -> u32) -> u32 {
     match digits.len() {
+        1 => fixed::<1>(digits.try_into().expect("1 digit"), die),
         2 => fixed::<2>(digits.try_into().expect("2 digits"), die),
         3 => fixed::<3>(digits.try_into().expect("3 digits"), die),
         4 => fixed::<4>(digits.try_into().expect("4 digits"), die),
         5 => fixed::<5>(digits.try_into().expect("5 digits"), die),
+        6 => fixed::<6>(digits.try_into().expect("6 digits"), die),
         _ => looped(digits, die),
     }
 }

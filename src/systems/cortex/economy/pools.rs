@@ -121,8 +121,8 @@ struct DoomTable {
     by_size: bool,
     states: Vec<DoomDice>,
     index: FxHashMap<DoomDice, u32>,
-    /// `next[state]`: per step, per face 1..=12 (index 0 unused); empty
-    /// until first needed.
+    /// `next[state]`: per step, per face 1..=12 (index 0: whether the
+    /// step is filled); empty until first needed.
     next: Vec<Option<Box<[[u32; 13]; 5]>>>,
     /// Per state, the number of its reaction in `reactions`.
     reaction_of: Vec<u32>,
@@ -168,30 +168,36 @@ impl DoomTable {
         id
     }
 
-    fn fill_row(&mut self, state: u32) {
-        if self.next[state as usize].is_some() {
+    /// Fills `state`'s row for one more die of `step`, if not yet filled:
+    /// only the steps a pool grows by are ever filled, each face's state
+    /// found once. Face 0 of a step's row, which no die shows, marks it
+    /// filled.
+    fn fill_row(&mut self, state: u32, step: u8) {
+        let filled = self.next[state as usize]
+            .as_ref()
+            .is_some_and(|row| row[usize::from(step)][0] != 0);
+        if filled {
             return;
         }
-        let mut row = Box::new([[0u32; 13]; 5]);
-        for step in 0..5u8 {
-            let sides = Die::from_step(u32::from(step)).expect("d4..d12").sides() as u8;
-            for face in 1..=sides {
-                let mut dice = self.states[state as usize];
-                // Without the GM's spend only values matter: every die
-                // counts as one size, so states merge.
-                dice.push(self.slots, if self.by_size { step } else { 0 }, face);
-                let to = self.id(dice.canonical(self.slots));
-                row[usize::from(step)][usize::from(face)] = to;
-            }
+        let sides = Die::from_step(u32::from(step)).expect("d4..d12").sides() as u8;
+        let mut faces = [0u32; 13];
+        faces[0] = 1;
+        for face in 1..=sides {
+            let mut dice = self.states[state as usize];
+            // Without the GM's spend only values matter: every die
+            // counts as one size, so states merge.
+            dice.push(self.slots, if self.by_size { step } else { 0 }, face);
+            faces[usize::from(face)] = self.id(dice.canonical(self.slots));
         }
-        self.next[state as usize] = Some(row);
+        let row = self.next[state as usize].get_or_insert_with(|| Box::new([[0u32; 13]; 5]));
+        row[usize::from(step)] = faces;
     }
 
     /// A sparse distribution with one more die of `step`, in the order its
     /// states are first reached.
     fn add_die(&mut self, dist: &[(u32, f64)], step: u8) -> Vec<(u32, f64)> {
         for &(state, _) in dist {
-            self.fill_row(state);
+            self.fill_row(state, step);
         }
         let sides = Die::from_step(u32::from(step)).expect("d4..d12").sides() as usize;
         let p_face = 1.0 / sides as f64;

@@ -115,6 +115,16 @@ struct Met {
     finals: u64,
 }
 
+impl Met {
+    /// The pool step 7 leaves after spend `spend` and hitch level
+    /// `level` ([`next_slot`]), once it has been worked out.
+    #[inline(always)]
+    fn known_next(&self, spend: u8, level: u8) -> Option<u32> {
+        let next = self.next[next_slot(spend, level)];
+        (next != UNKNOWN).then_some(next)
+    }
+}
+
 /// The pools a block's scenes met, numbered from the pool they start with
 /// ([`PoolsMet::START`]).
 pub(super) struct PoolsMet<'a> {
@@ -213,11 +223,10 @@ impl<'a> PoolsMet<'a> {
         let rolled = hero(die);
         if let Some(table) = &met.table {
             let (spend, level) = verdict(rolled, table.roll(die));
-            let next = met.next[next_slot(spend, level)];
-            if next != UNKNOWN {
-                return Some(next);
-            }
-            return Some(self.settle_first(pool, spend, level));
+            return Some(
+                met.known_next(spend, level)
+                    .unwrap_or_else(|| self.settle_first(pool, spend, level)),
+            );
         }
         let reaction = self.roll_untabled(pool, doom, die);
         let (spend, level) = verdict(rolled, reaction);
@@ -265,12 +274,10 @@ impl<'a> PoolsMet<'a> {
     /// [`ReactionKey::spend`] tells it), and the hero's roll showed hitch
     /// level `level`.
     #[inline(always)]
-    pub fn settle(&mut self, pool: u32, spend: u8, level: u8) -> u32 {
-        let next = self.met[pool as usize].next[next_slot(spend, level)];
-        if next != UNKNOWN {
-            return next;
-        }
-        self.settle_first(pool, spend, level)
+    fn settle(&mut self, pool: u32, spend: u8, level: u8) -> u32 {
+        self.met[pool as usize]
+            .known_next(spend, level)
+            .unwrap_or_else(|| self.settle_first(pool, spend, level))
     }
 
     #[cold]
@@ -326,8 +333,9 @@ impl<'a> PoolsMet<'a> {
 }
 
 /// How an action reads the doom pool's roll (step 5): its dice, (sides,
-/// step) largest first, thrown by `die` (each face counted from zero), read as the GM reads them.
-/// `shown` is scratch of the rolls' own, kept between actions.
+/// step) largest first, thrown by `die` (each face counted from zero),
+/// read as the GM reads them. `shown` is scratch of the rolls' own, kept
+/// between actions.
 pub(super) trait DoomRolls {
     fn roll(
         &self,

@@ -99,6 +99,8 @@ actions = 100"#,
     ("economy 8 actions", ECONOMY_8),
     ("economy 12 actions", ECONOMY_12),
     ("economy 16 actions", ECONOMY_16),
+    ("economy 24 actions", ECONOMY_24),
+    ("economy 30 actions", ECONOMY_30),
     (
         "conflict 10 exchanges",
         r#"system = "cortex-conflict"
@@ -180,6 +182,8 @@ actions = "#,
 const ECONOMY_8: &str = economy!(8);
 const ECONOMY_12: &str = economy!(12);
 const ECONOMY_16: &str = economy!(16);
+const ECONOMY_24: &str = economy!(24);
+const ECONOMY_30: &str = economy!(30);
 
 fn case(table: &str) -> Case {
     let text = format!("[[case]]\n{table}\n");

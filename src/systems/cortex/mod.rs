@@ -69,10 +69,18 @@ use weight::{count_sum, fraction, ratio, signed_ratio};
 
 pub use exact::{hitch_distribution, pool_outcomes, pool_probabilities};
 pub use max_effect::{choice_outcomes, score_choice, Choice, TotalEffect};
-pub use pool_cache::{forget_pools, PoolOutcomes};
+pub use pool_cache::PoolOutcomes;
 pub use rules::{Opposition, Policy, Rules, Ties, MAX_KEEP};
 pub use sample::{dice_table, roll_pool};
 pub use score::{score, PoolRoll, Scorer};
+
+/// Empties every memo kept across a run's cases (the pools' outcomes and
+/// the economy's doom-pool reactions), so a benchmark times the work rather
+/// than the memo (`benches/budget.rs`), as a fresh process would do it.
+pub fn forget_pools() {
+    pool_cache::forget();
+    economy::forget_reactions();
+}
 
 /// A resolved cortex case.
 #[derive(Debug, Clone, PartialEq, Eq)]

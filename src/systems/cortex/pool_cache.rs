@@ -111,9 +111,8 @@ impl<W> PoolCache<W> {
     }
 }
 
-/// Empties both memos, so a benchmark times the programmes rather than the
-/// memo (`benches/budget.rs`).
-pub fn forget_pools() {
+/// Empties both memos ([`super::forget_pools`] empties every memo).
+pub(super) fn forget() {
     fn forget<W: Cached>() {
         let mut cache = W::cache().lock().unwrap_or_else(|e| e.into_inner());
         cache.entries.clear();

@@ -309,7 +309,7 @@ mod tests {
     /// with next to nothing spent, however long it is.
     #[test]
     fn a_scene_past_the_budget_is_refused_before_the_work() {
-        for actions in [90, 400, 1000] {
+        for actions in [110, 400, 1000] {
             let mut budget = Budget::interactive();
             let refused = scene("d10 2d8 d6", "2d6", actions, false).exact_hists(&mut budget);
             assert!(matches!(refused, Err(ExactError::TooLarge(_))), "{actions}");

@@ -44,6 +44,12 @@ use super::keys::{DISTINCTION, GM_SPEND, HERO_SPEND, SPEND_BELOW, START_PLOT_POI
 use super::scene::{HeroicMoments, SceneCase, SceneHists};
 use super::scene_metrics as m;
 
+/// Forgets the doom pools' reactions remembered across cases
+/// ([`super::forget_pools`]).
+pub(crate) fn forget_reactions() {
+    reaction_memo::forget();
+}
+
 /// The economy keys of a scene (docs/cortex.md, "The scene's economy").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Economy {

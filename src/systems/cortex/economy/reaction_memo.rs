@@ -89,6 +89,14 @@ pub(super) fn remember_reactions(rules: RuleKey, key: DoomKey, len: usize, react
     });
 }
 
+/// Forgets every pool (a benchmark's fresh start).
+pub(super) fn forget() {
+    with_memo(|m| {
+        m.entries.clear();
+        m.kept = 0;
+    });
+}
+
 impl Memo {
     fn make_room(&mut self, more: usize) {
         self.kept += more;

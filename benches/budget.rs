@@ -160,6 +160,22 @@ die = "d8"
 party = 4
 rolls = 120"#,
     ),
+    (
+        "advantage party 4, d10 sharing, 60 rolls",
+        r#"system = "advantage"
+die = "d10"
+party = 4
+share = true
+rolls = 60"#,
+    ),
+    (
+        "advantage party 4, d10 sharing, 100 rolls",
+        r#"system = "advantage"
+die = "d10"
+party = 4
+share = true
+rolls = 100"#,
+    ),
 ];
 
 /// The economy scene with every spending rule on (docs/cortex.md).

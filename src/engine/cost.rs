@@ -89,7 +89,7 @@ impl Work {
             Work::ConflictState => 134_000,
             Work::ExtendedMove => 6_100,
             Work::EncounterResolve => 18_300,
-            Work::EncounterCell => 750,
+            Work::EncounterCell => 400,
         }
     }
 

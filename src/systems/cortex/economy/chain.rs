@@ -11,7 +11,9 @@
 //! distribution gives the chance of each (hitch level, spend) with success,
 //! heroic success and each doom die the GM spends. The row of every state
 //! carries the chance of each count so far of successes and of plot points
-//! earned (both are distributions the scene reports), and of heroic
+//! spent (the successes and the points earned are distributions the scene
+//! reports, and the points earned are those held, less those the scene
+//! started with, plus those spent), and of heroic
 //! successes and doom dice spent, count by count in a short scene and by
 //! their first two moments in a long one (only their means and variances
 //! are reported), so every mean comes with its exact variance. A long
@@ -56,8 +58,8 @@ struct Transition {
 #[derive(Debug, Clone, Copy)]
 struct Move {
     to: u32,
-    /// Plot points earned.
-    earned: u8,
+    /// Plot points spent (at most one an action).
+    spent: u8,
     gm: bool,
     p: f64,
     success: f64,
@@ -92,7 +94,9 @@ impl Play {
 
 /// Where a row's numbers sit. Before action `a` (`n = a + 1` counts, 0 to
 /// `a`) a row holds the chance of each count of successes (`n` numbers),
-/// of plot points earned (`2n - 1`: up to two an action), then of heroic
+/// of plot points spent (`n`: at most one an action; the points earned, up
+/// to two an action, follow from them and the points the state holds, so
+/// they take `n` numbers where counted themselves they would take `2n - 1`), then of heroic
 /// successes and of doom dice spent: `n` numbers each when counted. A long
 /// scene carries those two by moments (two numbers each, the
 /// chance-weighted sums of the count and of its square), and with them
@@ -107,7 +111,7 @@ struct Layout {
 /// A row cut into its parts (`gm_spent` empty when counted).
 struct Parts<T> {
     successes: T,
-    earned: T,
+    spent: T,
     heroics: T,
     doom_spent: T,
     gm_spent: T,
@@ -118,40 +122,40 @@ impl Layout {
     fn width(&self, a: usize) -> usize {
         let n = a + 1;
         if self.moments {
-            3 * n + 4
+            2 * n + 5
         } else {
-            5 * n - 1
+            4 * n
         }
     }
 
     /// The counts a row of `len` numbers holds (`n` above).
     fn counts(&self, len: usize) -> usize {
         if self.moments {
-            (len - 1) / 3 - 1
+            (len - 5) / 2
         } else {
-            len.div_ceil(5)
+            len / 4
         }
     }
 
     /// The ends of the parts of a row holding `n` counts.
     fn cuts(&self, n: usize) -> [usize; 4] {
-        let earned = 3 * n - 1;
+        let spent = 2 * n;
         if self.moments {
-            [n, earned, earned + 2, earned + 4]
+            [n, spent, spent + 2, spent + 4]
         } else {
-            [n, earned, earned + n, earned + 2 * n]
+            [n, spent, spent + n, spent + 2 * n]
         }
     }
 
     fn split<'r>(&self, row: &'r [f64]) -> Parts<&'r [f64]> {
         let [a, b, c, d] = self.cuts(self.counts(row.len()));
         let (successes, rest) = row.split_at(a);
-        let (earned, rest) = rest.split_at(b - a);
+        let (spent, rest) = rest.split_at(b - a);
         let (heroics, rest) = rest.split_at(c - b);
         let (doom_spent, gm_spent) = rest.split_at(d - c);
         Parts {
             successes,
-            earned,
+            spent,
             heroics,
             doom_spent,
             gm_spent,
@@ -161,12 +165,12 @@ impl Layout {
     fn split_mut<'r>(&self, row: &'r mut [f64]) -> Parts<&'r mut [f64]> {
         let [a, b, c, d] = self.cuts(self.counts(row.len()));
         let (successes, rest) = row.split_at_mut(a);
-        let (earned, rest) = rest.split_at_mut(b - a);
+        let (spent, rest) = rest.split_at_mut(b - a);
         let (heroics, rest) = rest.split_at_mut(c - b);
         let (doom_spent, gm_spent) = rest.split_at_mut(d - c);
         Parts {
             successes,
-            earned,
+            spent,
             heroics,
             doom_spent,
             gm_spent,
@@ -291,7 +295,8 @@ impl Scene<'_> {
             let settled = self
                 .economy
                 .settle(play.held, prep, t.spent, t.level as u32);
-            let earned = settled.earned as u8;
+            debug_assert!(settled.spent <= 1, "one point an action at most");
+            let spent = settled.spent as u8;
             let spent_doom: f64 = t.gm.iter().sum();
             let kept = t.p - spent_doom;
             if kept > 0.0 {
@@ -303,7 +308,7 @@ impl Scene<'_> {
                 });
                 moves.push(Move {
                     to,
-                    earned,
+                    spent,
                     gm: false,
                     p: kept,
                     success: t.success,
@@ -325,7 +330,7 @@ impl Scene<'_> {
                 });
                 moves.push(Move {
                     to,
-                    earned,
+                    spent,
                     gm: true,
                     p: g,
                     success: 0.0,
@@ -439,12 +444,12 @@ impl RowMechanic for Scene<'_> {
         let from = layout.split(row);
         for m in &moves.moves {
             let to = layout.split_mut(next.to(m.to));
-            let earned = usize::from(m.earned);
+            let spent = usize::from(m.spent);
             if m.gm {
                 // The GM's die turns a success into a failure.
                 shift_into(to.successes, from.successes, 0, m.p);
                 shift_into(to.heroics, from.heroics, 0, m.p);
-                shift_into(to.earned, from.earned, earned, m.p);
+                shift_into(to.spent, from.spent, spent, m.p);
                 if layout.moments {
                     moments_into(to.doom_spent, from.doom_spent, mass, m.p, m.p);
                     to.gm_spent[0] += mass * m.p;
@@ -453,7 +458,7 @@ impl RowMechanic for Scene<'_> {
                 }
             } else {
                 count_into(to.successes, from.successes, m.success, m.p);
-                shift_into(to.earned, from.earned, earned, m.p);
+                shift_into(to.spent, from.spent, spent, m.p);
                 if layout.moments {
                     moments_into(to.heroics, from.heroics, mass, m.heroic, m.p);
                 } else {
@@ -482,11 +487,12 @@ impl RowMechanic for Scene<'_> {
         for (c, &s) in parts.successes.iter().enumerate() {
             scene.successes.add(c as i64, s);
         }
-        for (c, &e) in parts.earned.iter().enumerate() {
+        for (spent, &e) in parts.spent.iter().enumerate() {
             if e != 0.0 {
-                scene.plot_points.add(c as i64, e);
-                // Spent is what was held and earned but is no longer held.
-                economy.points_spent.add(start + c as i64 - held, e);
+                // Earned is what is held and was spent but was not held
+                // at the start.
+                scene.plot_points.add(held + spent as i64 - start, e);
+                economy.points_spent.add(spent as i64, e);
             }
         }
         match (

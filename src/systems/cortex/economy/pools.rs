@@ -128,6 +128,9 @@ struct DoomTable {
     reaction_of: Vec<u32>,
     reactions: Vec<Reaction>,
     reaction_index: FxHashMap<Reaction, u32>,
+    /// The numbers of `reactions` in the order of the reactions, sorted
+    /// again whenever a new reaction has been met since.
+    sorted: Vec<u32>,
     /// A zeroed vector as long as `states`, lent to [`DoomTable::add_die`].
     scratch: Vec<f64>,
 }
@@ -144,6 +147,7 @@ impl DoomTable {
             reaction_of: Vec::new(),
             reactions: Vec::new(),
             reaction_index: FxHashMap::default(),
+            sorted: Vec::new(),
             scratch: Vec::new(),
         };
         table.id(DoomDice::EMPTY);
@@ -166,6 +170,18 @@ impl DoomTable {
         });
         self.reaction_of.push(r);
         id
+    }
+
+    /// Puts every reaction's number in `sorted`, in the order of the
+    /// reactions, if one has been met since it was last sorted (a pool's
+    /// reactions are listed in that order, so a sum over them does not
+    /// depend on the order they were met in).
+    fn sort_reactions(&mut self) {
+        if self.sorted.len() != self.reactions.len() {
+            let reactions = &self.reactions;
+            self.sorted = (0..reactions.len() as u32).collect();
+            self.sorted.sort_unstable_by_key(|&r| reactions[r as usize]);
+        }
     }
 
     /// Fills `state`'s row for one more die of `step`, if not yet filled:
@@ -389,18 +405,19 @@ impl DoomPools {
             Some(reactions) => reactions,
             None => {
                 let dist = grown.dist.expect("grown when needed");
+                self.table.sort_reactions();
                 let table = &self.table;
                 let mut by_reaction = vec![0.0; table.reactions.len()];
                 for &(state, p) in dist.iter() {
                     by_reaction[table.reaction_of[state as usize] as usize] += p;
                 }
-                let mut reactions: Vec<(Reaction, f64)> = by_reaction
-                    .into_iter()
-                    .enumerate()
-                    .filter(|&(_, p)| p > 0.0)
-                    .map(|(r, p)| (table.reactions[r], p))
+                // In the reactions' order, each listed once.
+                let reactions: Vec<(Reaction, f64)> = table
+                    .sorted
+                    .iter()
+                    .filter(|&&r| by_reaction[r as usize] > 0.0)
+                    .map(|&r| (table.reactions[r as usize], by_reaction[r as usize]))
                     .collect();
-                reactions.sort_by_key(|a| a.0);
                 let reactions = Arc::new(reactions);
                 reaction_memo::remember_reactions(self.rules, key, grown.len, reactions.clone());
                 reactions

@@ -513,11 +513,11 @@ pub(super) fn count_into(to: &mut [f64], from: &[f64], p_more: f64, p_level: f64
     to[n] += from[n - 1] * p_more;
 }
 
-/// Adds the heroic moments `from` (sum p c, sum p c^2 over the pool's
-/// scenes, of chance `mass`) after one action at this hitch level to `to`:
-/// a heroic success (chance `p_more`) turns c into c + 1, so c^2 into
-/// c^2 + 2c + 1.
-fn moments_into(to: &mut [f64], from: &[f64], mass: f64, p_more: f64, p_level: f64) {
+/// Adds the moments `from` (sum p c, sum p c^2 over scenes of chance
+/// `mass`) after a move of chance `p_level` to `to`: the count grows by
+/// one with chance `p_more` (a heroic success, a doom die spent), so c^2
+/// becomes c^2 + 2c + 1, and stays with the rest.
+pub(super) fn moments_into(to: &mut [f64], from: &[f64], mass: f64, p_more: f64, p_level: f64) {
     let (first, second) = (from[0], from[1]);
     to[0] += first * p_level + mass * p_more;
     to[1] += second * p_level + (2.0 * first + mass) * p_more;

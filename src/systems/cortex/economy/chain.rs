@@ -29,7 +29,9 @@ use crate::engine::chain::{self, Pruning, RowMechanic, Rows};
 use crate::engine::cost::{Forecast, Work};
 use crate::engine::exact::{Budget, ExactError};
 
-use super::super::doom_chain::{count_into, HEROIC_COUNTS_UP_TO, PRUNE_BELOW, PRUNE_FROM};
+use super::super::doom_chain::{
+    count_into, moments_into, HEROIC_COUNTS_UP_TO, PRUNE_BELOW, PRUNE_FROM,
+};
 use super::super::keys::GmSpend;
 use super::super::scene::{dice_in, key_of, HeroicMoments, SceneCase, SceneHists};
 use super::pools::{DoomPools, HeroOutcomes, HITCH_LEVELS};
@@ -350,16 +352,6 @@ fn shift_into(to: &mut [f64], from: &[f64], by: usize, p: f64) {
     for (cell, &f) in to[by..by + from.len()].iter_mut().zip(from) {
         *cell += f * p;
     }
-}
-
-/// Adds the moments `from` (sum p c, sum p c^2 over scenes of chance
-/// `mass`) after a move of chance `p_level` to `to`: the count grows by one
-/// with chance `p_more` (c^2 then becomes c^2 + 2c + 1), stays with the
-/// rest.
-fn moments_into(to: &mut [f64], from: &[f64], mass: f64, p_more: f64, p_level: f64) {
-    let (first, second) = (from[0], from[1]);
-    to[0] += first * p_level + mass * p_more;
-    to[1] += second * p_level + (2.0 * first + mass) * p_more;
 }
 
 impl RowMechanic for Scene<'_> {

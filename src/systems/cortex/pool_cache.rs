@@ -111,7 +111,8 @@ impl<W> PoolCache<W> {
     }
 }
 
-/// Empties both memos ([`super::forget_pools`] empties every memo).
+/// Empties the pools' memos, of both weights ([`super::forget_pools`]
+/// empties every memo of a run).
 pub(super) fn forget() {
     fn forget<W: Cached>() {
         let mut cache = W::cache().lock().unwrap_or_else(|e| e.into_inner());

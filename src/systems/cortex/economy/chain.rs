@@ -12,11 +12,11 @@
 //! heroic success and each doom die the GM spends. The row of every state
 //! carries the chance of each count so far of successes and of plot points
 //! spent (the successes and the points earned are distributions the scene
-//! reports, and the points earned are those held, less those the scene
-//! started with, plus those spent), and of heroic
-//! successes and doom dice spent, count by count in a short scene and by
-//! their first two moments in a long one (only their means and variances
-//! are reported), so every mean comes with its exact variance. A long
+//! reports; the points earned are those held, less those the scene started
+//! with, plus those spent), and of heroic successes and doom dice spent,
+//! count by count in a short scene and by their first two moments in a
+//! long one (only their means and variances are reported), so every mean
+//! comes with its exact variance. A long
 //! scene drops, as the plain scene does, the states less likely than
 //! [`PRUNE_BELOW`] once more than [`PRUNE_FROM`] are in play, and reports
 //! their mass (docs/cortex.md, "Long scenes").
@@ -96,10 +96,10 @@ impl Play {
 
 /// Where a row's numbers sit. Before action `a` (`n = a + 1` counts, 0 to
 /// `a`) a row holds the chance of each count of successes (`n` numbers),
-/// of plot points spent (`n`: at most one an action; the points earned, up
-/// to two an action, follow from them and the points the state holds, so
-/// they take `n` numbers where counted themselves they would take `2n - 1`), then of heroic
-/// successes and of doom dice spent: `n` numbers each when counted. A long
+/// of plot points spent (`n`: at most one an action; the points earned,
+/// up to two an action, follow from them and the points the state holds,
+/// and counted themselves would take `2n - 1`), then of heroic successes
+/// and of doom dice spent: `n` numbers each when counted. A long
 /// scene carries those two by moments (two numbers each, the
 /// chance-weighted sums of the count and of its square), and with them
 /// whether the GM has spent as one more number, the chance that it has,

@@ -91,10 +91,7 @@ pub(super) fn remember_reactions(rules: RuleKey, key: DoomKey, len: usize, react
 
 /// Forgets every pool (a benchmark's fresh start).
 pub(super) fn forget() {
-    with_memo(|m| {
-        m.entries.clear();
-        m.kept = 0;
-    });
+    with_memo(|m| *m = Memo::default());
 }
 
 impl Memo {

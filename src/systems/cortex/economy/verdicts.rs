@@ -31,9 +31,11 @@ pub(super) struct Verdicts {
     entries: Box<[u64; ENTRIES]>,
 }
 
-/// The verdicts' indices, `(MAX_TOTAL + MAX_REACTION) * VALUES` and the
-/// largest value, rounded up to a power of two.
-const ENTRIES: usize = (((MAX_TOTAL + MAX_REACTION + 1) * VALUES) as usize).next_power_of_two();
+/// The verdicts indexed: every margin (offset) by every value.
+const USED: usize = ((MAX_TOTAL + MAX_REACTION + 1) * VALUES) as usize;
+
+/// The verdicts' length, [`USED`] rounded up to a power of two.
+const ENTRIES: usize = USED.next_power_of_two();
 
 impl Verdicts {
     pub fn new(economy: &Economy, rules: &Rules, fields: Fields) -> Verdicts {
@@ -79,7 +81,7 @@ impl Verdicts {
     #[inline(always)]
     pub fn read(&self, total: u32, key: ReactionKey) -> u64 {
         let index = (total * VALUES + (key.0 & 0xffff)) as usize;
-        debug_assert!(index < ((MAX_TOTAL + MAX_REACTION + 1) * VALUES) as usize);
+        debug_assert!(index < USED);
         self.entries[index & (ENTRIES - 1)]
     }
 }
